@@ -1,0 +1,1 @@
+"""Connections from engines to venues: the local referee and the playtak adapter."""

@@ -1,0 +1,5 @@
+import sys
+
+from tei.cli import main
+
+sys.exit(main())

@@ -1,0 +1,72 @@
+"""The `tei` command: one front door, subcommands loaded lazily from their packages.
+
+Each subcommand module offers `configure(parser)` and `run(args) -> int`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+#: name -> (module, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "match": ("adapters.referee.cli", "play a local match between engines (default: two bots)"),
+    "engine": ("tei.engine_cli", "serve a built-in bot as a TEI engine on stdin/stdout"),
+    "check": ("tei.check_cli", "check a TEI engine for protocol compliance"),
+    "perft": ("tei.perft_cli", "count leaf nodes of the move tree (rules self-test)"),
+    "show": ("tei.show_cli", "print a position as a board picture"),
+    "playtak": ("adapters.playtak.cli", "play on a playtak.com-style server with an engine"),
+}
+
+
+def _load(name: str) -> ModuleType | None:
+    module_name = SUBCOMMANDS[name][0]
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module_name.startswith(exc.name):
+            return None
+        raise
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser; with `only`, just that subcommand's options are loaded."""
+    parser = argparse.ArgumentParser(
+        prog="tei",
+        description="Engine host, driver and referee for Tak, Trike and Traxit over TEI.",
+        epilog="Run 'tei COMMAND --help' for the options of a command.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_, help_text) in SUBCOMMANDS.items():
+        sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        if only is None or only == name:
+            module = _load(name)
+            if module is not None:
+                module.configure(sub_parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((a for a in args_list if a in SUBCOMMANDS), None)
+    parser = build_parser(only=chosen or "")
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    module = _load(args.command)
+    if module is None:
+        print(f"tei: '{args.command}' is not available in this build", file=sys.stderr)
+        return 2
+    try:
+        code: int = module.run(args)
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""`tei show`: print a position (TPS, TrikePS, TraxitPS) as a board picture."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rules.game import GameError
+from rules.registry import game_class
+from tei.options_cli import add_game_options, game_options
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "position",
+        nargs="*",
+        help="position string (the words may be given separately); default: the start position",
+    )
+    parser.add_argument(
+        "--moves", default="", help="actions to play from the position first, space-separated"
+    )
+    add_game_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    options = game_options(args)
+    cls = game_class(args.game)
+    try:
+        text = " ".join(args.position)
+        game = cls.from_position_string(text, options) if text else cls.new(options)
+        game.play_all(args.moves.split())
+    except GameError as exc:
+        print(f"tei show: {exc}", file=sys.stderr)
+        return 2
+    print(game.render())
+    print(game.position_string())
+    return 0

@@ -1,0 +1,43 @@
+"""The front door and the shared interfaces."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from bots.base import Limits
+from rules.game import GameError, Outcome
+from rules.registry import game_class
+from tei.cli import SUBCOMMANDS
+
+
+def test_help_lists_every_subcommand() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "tei", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    for name in SUBCOMMANDS:
+        assert name in out
+
+
+def test_unknown_game_is_named() -> None:
+    with pytest.raises(GameError, match="chess"):
+        game_class("chess")
+
+
+def test_outcome_points_share_a_draw() -> None:
+    draw = Outcome(winners=(0, 1), code="1/2-1/2", reason="flats")
+    win = Outcome(winners=(1,), code="0-R", reason="road")
+    assert draw.is_draw and draw.points(0) == 0.5 and draw.points(1) == 0.5
+    assert not win.is_draw and win.points(0) == 0.0 and win.points(1) == 1.0
+
+
+def test_limits_clock_and_budget() -> None:
+    limits = Limits(wtime=10_000, btime=5_000, winc=100, binc=200)
+    assert limits.clock(0) == (10_000, 100)
+    assert limits.clock(1) == (5_000, 200)
+    budget = limits.budget_ms(1)
+    assert budget is not None and 0 < budget <= 2_500
+    assert Limits(infinite=True).budget_ms(0) is None
+    assert Limits(movetime=1000).budget_ms(0) == 950
