@@ -97,10 +97,22 @@ class Game(ABC, Generic[A]):
     def result(self) -> Outcome | None:
         """The outcome if the game is over, else None."""
 
+    #: the position string this game started from; None when it began at the standard start
+    start_position: str | None = None
+
     @property
     @abstractmethod
+    def history(self) -> Sequence[A]:
+        """The actions played since the start position of this object, oldest first."""
+
+    @property
     def ply(self) -> int:
         """Number of actions played since the start position of this object."""
+        return len(self.history)
+
+    def history_text(self) -> list[str]:
+        """The history as action texts (what TEI `position ... moves` lists)."""
+        return [self.format_action(action) for action in self.history]
 
     @abstractmethod
     def position_string(self) -> str:
@@ -137,7 +149,11 @@ class Game(ABC, Generic[A]):
 
     @abstractmethod
     def format_action(self, action: A) -> str:
-        """The canonical text of an action (minimal PTN for Tak)."""
+        """The canonical text of an action (minimal PTN for Tak).
+
+        Must not depend on the current position: an action carries what its text needs
+        (Tak's crush mark `*` included), so a history can be printed after the fact.
+        """
 
     def play_text(self, text: str) -> A:
         """Parse, check and play one action given as text; return it."""
