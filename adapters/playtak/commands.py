@@ -1,0 +1,375 @@
+"""Client -> server commands of the playtak protocol (sans-IO), both ways.
+
+Clients build commands and send `to_line()`; the local server reads lines with
+`parse_client_line`, which follows the real server's regexes, prefix matching included
+(so `Seek 5 180 10 W 4 21 1 0 0` without the trailing space is read as the short V1 seek
+and loses its komi, exactly like on playtak.com).
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from adapters.playtak.notation import ServerMove
+from adapters.playtak.seeks import standard_pieces
+
+NAME_RE = re.compile(r"[a-zA-Z][a-zA-Z0-9_]{3,15}")
+PASSWORD_RE = re.compile(r"[^\s]{6,50}")
+GUEST_TOKEN_RE = re.compile(r"[a-z]{20}")
+
+
+@attrs.frozen
+class ProtocolCmd:
+    version: int
+
+    def to_line(self) -> str:
+        return f"Protocol {self.version}"
+
+
+@attrs.frozen
+class ClientCmd:
+    name: str
+
+    def to_line(self) -> str:
+        return f"Client {self.name}"
+
+
+@attrs.frozen
+class Login:
+    name: str
+    password: str = attrs.field(repr=False)
+
+    def to_line(self) -> str:
+        return f"Login {self.name} {self.password}"
+
+
+@attrs.frozen
+class LoginGuest:
+    """`Login Guest [token]`: a 20-letter lower-case token keeps the same guest for 4 h."""
+
+    token: str | None = None
+
+    def to_line(self) -> str:
+        return "Login Guest" + (f" {self.token}" if self.token else "")
+
+
+@attrs.frozen
+class Seek:
+    """A seek; `to_line()` always ends the opponent field with its separating space."""
+
+    size: int
+    time: int  # seconds
+    inc: int  # seconds
+    color: str = "A"  # the seeker's colour: W, B, A
+    komi: int = 0  # half-flats
+    flats: int | None = None  # None: standard for the size
+    caps: int | None = None
+    unrated: bool = False
+    tournament: bool = False
+    trigger: int = 0
+    amount: int = 0  # seconds added when the trigger move is reached
+    opponent: str = ""
+
+    @property
+    def pieces(self) -> tuple[int, int]:
+        flats, caps = standard_pieces(self.size)
+        return (
+            self.flats if self.flats is not None else flats,
+            self.caps if self.caps is not None else caps,
+        )
+
+    def to_line(self) -> str:
+        flats, caps = self.pieces
+        head = (
+            f"Seek {self.size} {self.time} {self.inc} {self.color} {self.komi} {flats} {caps} "
+            f"{int(self.unrated)} {int(self.tournament)} "
+        )
+        if self.trigger or self.amount:
+            head += f"{self.trigger} {self.amount} "
+        return head + self.opponent
+
+    @classmethod
+    def parse_spec(cls, text: str) -> Seek:
+        """A seek from `size time inc [color komi flats caps unrated tournament
+        [trigger amount]] [opponent]` (the command line's --seek)."""
+        words = text.split()
+        if len(words) < 3:
+            raise ValueError(f"seek {text!r}: give at least 'size time increment'")
+        try:
+            size, time, inc = (int(w) for w in words[:3])
+        except ValueError:
+            raise ValueError(f"seek {text!r}: size, time and increment are numbers") from None
+        color = words[3].upper() if len(words) > 3 else "A"
+        if color not in ("W", "B", "A"):
+            raise ValueError(f"seek {text!r}: colour {words[3]!r} is not W, B or A")
+        rest = words[4:]
+        opponent = ""
+        if rest and not rest[-1].isdigit():
+            opponent = rest.pop()
+            if not NAME_RE.fullmatch(opponent):
+                raise ValueError(f"seek {text!r}: {opponent!r} is not a player name")
+        if len(rest) not in (0, 1, 3, 5, 7):
+            raise ValueError(
+                f"seek {text!r}: expected size time inc color komi flats caps unrated "
+                "tournament [trigger amount] [opponent]"
+            )
+        nums = [int(w) for w in rest]
+        if not 3 <= size <= 8:
+            raise ValueError(f"seek {text!r}: size {size} is not 3..8")
+        flats, caps = standard_pieces(size)
+        komi, flats, caps, unrated, tournament, trigger, amount = (
+            nums + [0, flats, caps, 0, 0, 0, 0][len(nums) :]
+        )
+        if not 0 <= komi <= 8:
+            raise ValueError(f"seek {text!r}: komi {komi} (half-flats) is not 0..8")
+        return cls(
+            size,
+            time,
+            inc,
+            color,
+            komi,
+            flats,
+            caps,
+            bool(unrated),
+            bool(tournament),
+            trigger,
+            amount,
+            opponent,
+        )
+
+
+@attrs.frozen
+class RemoveSeek:
+    def to_line(self) -> str:
+        return "Seek 0 0 0 A 0 0 0 0 0 "
+
+
+@attrs.frozen
+class Accept:
+    seek_no: int
+
+    def to_line(self) -> str:
+        return f"Accept {self.seek_no}"
+
+
+@attrs.frozen
+class ListSeeks:
+    def to_line(self) -> str:
+        return "List"
+
+
+@attrs.frozen
+class ListGames:
+    def to_line(self) -> str:
+        return "GameList"
+
+
+@attrs.frozen
+class Observe:
+    game_id: int
+    stop: bool = False
+
+    def to_line(self) -> str:
+        return f"{'Unobserve' if self.stop else 'Observe'} {self.game_id}"
+
+
+@attrs.frozen
+class PlayMove:
+    """`Game#1 P A1 W` / `Game#1 M A1 C1 1 2` (move in server notation)."""
+
+    game_id: int
+    move: str
+
+    def to_line(self) -> str:
+        return f"Game#{self.game_id} {self.move}"
+
+
+GAME_ACTIONS = ("OfferDraw", "RemoveDraw", "RequestUndo", "RemoveUndo", "Resign")
+
+
+@attrs.frozen
+class GameAction:
+    """`Game#1 OfferDraw`, `RemoveDraw`, `RequestUndo`, `RemoveUndo`, `Resign`."""
+
+    game_id: int
+    kind: str
+
+    def to_line(self) -> str:
+        return f"Game#{self.game_id} {self.kind}"
+
+
+@attrs.frozen
+class Say:
+    """`Shout text` (name None) or `Tell name text`."""
+
+    text: str
+    to: str | None = None
+
+    def to_line(self) -> str:
+        return f"Tell {self.to} {self.text}" if self.to else f"Shout {self.text}"
+
+
+@attrs.frozen
+class Ping:
+    def to_line(self) -> str:
+        return "PING"
+
+
+@attrs.frozen
+class Quit:
+    def to_line(self) -> str:
+        return "quit"
+
+
+@attrs.frozen
+class UnknownCommand:
+    """A line the server does not understand (answered with NOK)."""
+
+    line: str
+
+    def to_line(self) -> str:
+        return self.line
+
+
+ClientCommand = (
+    ProtocolCmd
+    | ClientCmd
+    | Login
+    | LoginGuest
+    | Seek
+    | RemoveSeek
+    | Accept
+    | ListSeeks
+    | ListGames
+    | Observe
+    | PlayMove
+    | GameAction
+    | Say
+    | Ping
+    | Quit
+    | UnknownCommand
+)
+
+_N = r"(\d+)"
+_SEEK_V1 = re.compile(r"Seek (\d) (\d+) (\d+)( [WB])?")
+_SEEK_V2 = re.compile(
+    r"Seek (\d) (\d+) (\d+) ([WBA]) (\d+) (\d+) (\d+) (0|1) (0|1) ([A-Za-z0-9_]*)"
+)
+_SEEK_V3 = re.compile(
+    r"Seek (\d) (\d+) (\d+) ([WBA]) (\d+) (\d+) (\d+) (0|1) (0|1) (\d+) (\d+) ([A-Za-z0-9_]*)"
+)
+_PLACE = re.compile(r"Game#(\d+) P ([A-Z])(\d)( C)?( W)?")
+_MOVE = re.compile(r"Game#(\d+) M ([A-Z])(\d) ([A-Z])(\d)((?: \d)+)")
+_ACTION = re.compile(r"Game#(\d+) (" + "|".join(GAME_ACTIONS) + ")")
+_PROTOCOL = re.compile(r"Protocol ([1-9][0-9]{0,8})")
+_CLIENT = re.compile(r"Client ([A-Za-z\-.0-9]{1,60})")
+_TELL = re.compile(r"Tell ([a-zA-Z][a-zA-Z0-9_]{3,15}) (.{1,256})", re.S)
+
+
+def _seek_from_match(m: re.Match[str], v3: bool) -> Seek | RemoveSeek:
+    size = int(m[1])
+    if size == 0:
+        return RemoveSeek()
+    if not 3 <= size <= 8:
+        size = 5
+    trigger, amount = (int(m[10]), int(m[11])) if v3 else (0, 0)
+    opponent = m[12] if v3 else m[10]
+    return Seek(
+        size,
+        int(m[2]),
+        int(m[3]),
+        m[4],
+        min(int(m[5]), 8),
+        max(10, min(int(m[6]), 80)),
+        min(int(m[7]), 5),
+        m[8] == "1",
+        m[9] == "1",
+        trigger,
+        amount,
+        opponent,
+    )
+
+
+def parse_client_line(line: str) -> ClientCommand:
+    """What the server makes of one client line (trailing CR/LF removed); never raises."""
+    text = line.rstrip("\r\n")
+    if text == "PING":
+        return Ping()
+    if text == "quit":
+        return Quit()
+    if text.startswith("Login "):
+        words = text.split(" ")
+        if len(words) >= 2 and words[1] == "Guest":
+            token = words[2] if len(words) > 2 and GUEST_TOKEN_RE.fullmatch(words[2]) else None
+            return LoginGuest(token)
+        if len(words) == 3 and NAME_RE.fullmatch(words[1]) and PASSWORD_RE.fullmatch(words[2]):
+            return Login(words[1], words[2])
+        return UnknownCommand(text)
+    if m := _PROTOCOL.match(text):
+        return ProtocolCmd(int(m[1]))
+    if m := _CLIENT.match(text):
+        return ClientCmd(m[1])
+    if m := _SEEK_V3.match(text):
+        return _seek_from_match(m, v3=True)
+    if m := _SEEK_V2.match(text):
+        return _seek_from_match(m, v3=False)
+    if m := _SEEK_V1.match(text):
+        size = int(m[1])
+        if size == 0:
+            return RemoveSeek()
+        size = size if 3 <= size <= 8 else 5
+        return Seek(size, int(m[2]), int(m[3]), (m[4] or " A").strip())
+    if m := re.match(r"Accept " + _N, text):
+        return Accept(int(m[1]))
+    if text.startswith("GameList"):
+        return ListGames()
+    if text.startswith("List"):
+        return ListSeeks()
+    if m := re.match(r"(Observe|Unobserve) " + _N, text):
+        return Observe(int(m[2]), stop=m[1] == "Unobserve")
+    if m := _PLACE.match(text):
+        piece = "C" if m[4] else "W" if m[5] else ""
+        square = m[2] + m[3]
+        return PlayMove(int(m[1]), f"P {square}" + (f" {piece}" if piece else ""))
+    if m := _MOVE.match(text):
+        move = f"M {m[2]}{m[3]} {m[4]}{m[5]}{m[6]}"
+        try:
+            ServerMove.parse(move)
+        except ValueError:
+            return UnknownCommand(text)
+        return PlayMove(int(m[1]), move)
+    if m := _ACTION.match(text):
+        return GameAction(int(m[1]), m[2])
+    if m := re.match(r"Shout (.{1,256})", text, re.S):
+        return Say(m[1])
+    if m := _TELL.match(text):
+        return Say(m[2], to=m[1])
+    return UnknownCommand(text)
+
+
+__all__ = [
+    "GAME_ACTIONS",
+    "GUEST_TOKEN_RE",
+    "NAME_RE",
+    "PASSWORD_RE",
+    "Accept",
+    "ClientCmd",
+    "ClientCommand",
+    "GameAction",
+    "ListGames",
+    "ListSeeks",
+    "Login",
+    "LoginGuest",
+    "Observe",
+    "Ping",
+    "PlayMove",
+    "ProtocolCmd",
+    "Quit",
+    "RemoveSeek",
+    "Say",
+    "Seek",
+    "UnknownCommand",
+    "parse_client_line",
+]
