@@ -1,0 +1,177 @@
+"""Opening books: where each game starts.
+
+Formats:
+
+* `moves`: one opening per line, the actions separated by spaces (Tak PTN moves such as
+  `a1 e5 c3`, move numbers like `1.` allowed; Trike and Traxit action lists).
+* `position`: one position string per line (TPS for Tak), optionally followed by
+  `moves ...` actions; `tps` is another name for it.
+* `ptn`: game records (PTN files for Tak, the referee's own records for the others):
+  every game in the file is an opening; a `TPS` tag gives its start position, the move
+  text its actions (comments, move numbers and result tokens are skipped).
+
+Lines that are empty or start with `#` are skipped in `moves` and `position` books.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from rules.game import Game, GameError
+from rules.registry import game_class
+
+FORMATS = ("moves", "position", "tps", "ptn")
+
+
+class OpeningError(ValueError):
+    """A book that cannot be read; the message names the file, line and the bad text."""
+
+
+@attrs.frozen
+class Opening:
+    """A start position (None = the standard one) and the actions played from it."""
+
+    position: str | None = None
+    moves: tuple[str, ...] = ()
+    #: where it came from, e.g. "book.txt:12"
+    source: str = ""
+
+    def start(self, game: str, options: dict[str, str]) -> Game[Any]:
+        """A fresh game at this opening; OpeningError naming the source when it fails."""
+        cls = game_class(game)
+        try:
+            state = (
+                cls.from_position_string(self.position, options)
+                if self.position
+                else cls.new(options)
+            )
+            for text in self.moves:
+                state.play_text(text)
+        except GameError as exc:
+            raise OpeningError(f"opening {self.source or self}: {exc}") from exc
+        if state.result is not None:
+            raise OpeningError(f"opening {self.source or self}: the game is already over")
+        return state
+
+
+_RESULT_RE = re.compile(r"^(?:[RF01]-[RF01]|1/2-1/2|1/2|0-0|\*)$")
+_NUMBER_RE = re.compile(r"^\d+\.+$")
+_NUMBER_PREFIX_RE = re.compile(r"^\d+\.+(?=\S)")
+_TAG_RE = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+_COMMENT_RE = re.compile(r"\{[^}]*\}")
+
+
+def move_tokens(text: str) -> tuple[str, ...]:
+    """Actions of a move text: comments, move numbers, seat labels (`R:`) and result
+    tokens removed."""
+    text = _COMMENT_RE.sub(" ", text)
+    out = []
+    for word in text.split():
+        if _NUMBER_RE.match(word) or _RESULT_RE.match(word) or word.endswith(":"):
+            continue
+        word = _NUMBER_PREFIX_RE.sub("", word)
+        word = word.rstrip("'!?\"")
+        if word:
+            out.append(word)
+    return tuple(out)
+
+
+def parse_moves_book(lines: Iterable[str], name: str = "") -> list[Opening]:
+    out = []
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        out.append(Opening(None, move_tokens(text), f"{name}:{number}"))
+    return out
+
+
+def parse_position_book(lines: Iterable[str], name: str = "") -> list[Opening]:
+    out = []
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        words = text.split()
+        if words[0].lower() == "tps":
+            words = words[1:]
+        position, moves = words, []
+        if "moves" in words:
+            at = words.index("moves")
+            position, moves = words[:at], words[at + 1 :]
+        if not position:
+            raise OpeningError(f"{name}:{number}: no position in {text!r}")
+        out.append(Opening(" ".join(position), move_tokens(" ".join(moves)), f"{name}:{number}"))
+    return out
+
+
+def parse_records(text: str, name: str = "") -> list[Opening]:
+    """Every game of a record file (tags, then move text) as an opening."""
+    out: list[Opening] = []
+    tags: dict[str, str] = {}
+    body: list[str] = []
+    start_line = 1
+
+    def close() -> None:
+        moves = move_tokens(" ".join(body))
+        if tags or moves:
+            position = next((v for k, v in tags.items() if k.lower() == "tps"), None)
+            out.append(Opening(position or None, moves, f"{name}:{start_line}"))
+
+    for number, line in enumerate(text.splitlines(), 1):
+        match = _TAG_RE.match(line)
+        if match:
+            if body:
+                close()
+                tags, body = {}, []
+            if not tags:
+                start_line = number
+            tags[match[1]] = match[2]
+        elif line.strip():
+            if not tags and not body:
+                start_line = number
+            body.append(line)
+    close()
+    return out
+
+
+def guess_format(path: Path, text: str) -> str:
+    """`ptn` for .ptn files or text with tags, `position` when lines look like TPS, else moves."""
+    if path.suffix.lower() == ".ptn" or _TAG_RE.match(text.lstrip().split("\n", 1)[0] or ""):
+        return "ptn"
+    first = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")), "")
+    return "position" if "/" in first.split(" moves")[0] else "moves"
+
+
+def load_book(paths: Sequence[str | Path], fmt: str = "auto") -> list[Opening]:
+    """All openings of the given files (several PTN files may be given)."""
+    out: list[Opening] = []
+    for raw in paths:
+        path = Path(raw)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise OpeningError(f"cannot read opening book {str(path)!r}: {exc}") from exc
+        kind = guess_format(path, text) if fmt == "auto" else fmt
+        if kind == "moves":
+            out.extend(parse_moves_book(text.splitlines(), path.name))
+        elif kind in ("position", "tps"):
+            out.extend(parse_position_book(text.splitlines(), path.name))
+        elif kind == "ptn":
+            out.extend(parse_records(text, path.name))
+        else:
+            raise OpeningError(f"unknown opening format {fmt!r}; known: auto, {', '.join(FORMATS)}")
+    if not out:
+        raise OpeningError(f"no openings in {', '.join(str(p) for p in paths)}")
+    return out
+
+
+def check_book(book: Sequence[Opening], game: str, options: dict[str, str]) -> None:
+    """Play every opening once so that a bad one stops the match before it starts."""
+    for opening in book:
+        opening.start(game, options)

@@ -1,0 +1,207 @@
+"""Game records: PTN for Tak, the same tag block and a plain action list for Trike and
+Traxit, and a writer that appends them to a file in schedule order.
+
+A record is built from the finished game's actions plus what the engines reported for
+each move; the comment after a move reads `{+0.35/12 0.12s}`: the score in flats (TEI
+`score cp` / 100; `+W5`/`-L5`/`=D5` for a proven win, loss or draw in 5 plies), the
+depth and the time the move took as measured by the referee.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+import attrs
+
+#: tag order of every record (others follow in the order given)
+TAG_ORDER = (
+    "Site",
+    "Event",
+    "Date",
+    "Time",
+    "Round",
+    "Player1",
+    "Player2",
+    "Player3",
+    "Player4",
+    "Size",
+    "Komi",
+    "Clock",
+    "TPS",
+    "Result",
+    "Termination",
+)
+
+
+@attrs.frozen
+class MoveNote:
+    """One action of a record and the comment that follows it (None for none)."""
+
+    text: str
+    comment: str | None = None
+    #: the seat that played it
+    seat: int = 0
+
+
+@attrs.frozen
+class GameRecord:
+    """Everything a record file needs of one game."""
+
+    game: str
+    tags: tuple[tuple[str, str], ...]
+    moves: tuple[MoveNote, ...]
+    result: str
+    start_position: str | None = None
+    #: seat names used by the action-list format ("R", "G", ...)
+    seat_names: tuple[str, ...] = ()
+
+    def render(self) -> str:
+        """The record as text, ending with a blank line."""
+        head = format_tags(self.tags)
+        body = (
+            tak_movetext(self.moves, self.start_position, self.result)
+            if self.game == "tak"
+            else action_movetext(self.game, self.moves, self.result, self.seat_names)
+        )
+        return f"{head}\n\n{body}\n\n"
+
+
+def sorted_tags(tags: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    items = list(tags)
+    rank = {name: i for i, name in enumerate(TAG_ORDER)}
+    return sorted(items, key=lambda kv: rank.get(kv[0], len(TAG_ORDER)))
+
+
+def format_tags(tags: Iterable[tuple[str, str]]) -> str:
+    lines = []
+    for name, value in sorted_tags(tags):
+        clean = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+        lines.append(f'[{name} "{clean}"]')
+    return "\n".join(lines)
+
+
+def _comment(note: MoveNote) -> str:
+    return f" {{{note.comment}}}" if note.comment else ""
+
+
+def tak_movetext(moves: Sequence[MoveNote], tps: str | None, result: str) -> str:
+    """PTN move text: `1. a1 e5`, black-first starts as `N... e5`, one move per line."""
+    number, black_first = 1, False
+    if tps:
+        words = tps.split()
+        if len(words) == 3 and words[1] in ("1", "2") and words[2].isdigit():
+            number, black_first = int(words[2]), words[1] == "2"
+    lines: list[str] = []
+    i = 0
+    if black_first and moves:
+        lines.append(f"{number}... {moves[0].text}{_comment(moves[0])}")
+        number, i = number + 1, 1
+    while i < len(moves):
+        line = f"{number}. {moves[i].text}{_comment(moves[i])}"
+        if i + 1 < len(moves):
+            line += f" {moves[i + 1].text}{_comment(moves[i + 1])}"
+        lines.append(line)
+        number, i = number + 1, i + 2
+    lines.append(result)
+    return "\n".join(lines)
+
+
+def action_movetext(
+    game: str, moves: Sequence[MoveNote], result: str, seat_names: Sequence[str]
+) -> str:
+    """Trike: the actions in order, several per line; Traxit: one action per line with
+    the acting seat's name (`R: T08`). The result closes the record in braces."""
+    if game == "traxit":
+        lines = []
+        for note in moves:
+            who = seat_names[note.seat] if note.seat < len(seat_names) else str(note.seat + 1)
+            lines.append(f"{who}: {note.text}{_comment(note)}")
+    else:
+        lines, line = [], ""
+        for note in moves:
+            item = f"{note.text}{_comment(note)}"
+            if line and len(line) + len(item) > 78:
+                lines.append(line)
+                line = ""
+            line = f"{line} {item}" if line else item
+        if line:
+            lines.append(line)
+    lines.append(f"{{{result}}}")
+    return "\n".join(lines)
+
+
+def score_comment(
+    score_kind: str | None,
+    score_value: int | None,
+    bound: str | None,
+    depth: int | None,
+    elapsed_s: float,
+) -> str:
+    """`+0.35/12 0.12s`, `+W5/12 0.12s`, `0.12s`: what an engine reported and the time."""
+    parts = []
+    score = ""
+    if score_kind == "cp" and score_value is not None:
+        score = f"{score_value / 100:+.2f}"
+    elif score_kind == "solved" and score_value is not None:
+        mark = {"win": "+W", "loss": "-L", "draw": "=D"}.get(bound or "", "?")
+        score = f"{mark}{score_value}"
+    if score or depth is not None:
+        parts.append(f"{score or '?'}/{depth}" if depth is not None else score)
+    parts.append(f"{elapsed_s:.2f}s")
+    return " ".join(parts)
+
+
+class OrderedWriter:
+    """Appends records to a file in a fixed order, each as soon as all before it are in.
+
+    `order` lists the schedule indexes to write, in order. A record that finishes early
+    waits in memory (and in the state file) until the ones before it are written.
+    `close(drain=True)` writes whatever is waiting, keeping the order but skipping gaps.
+    Every write is flushed and synced to disk before `add` returns.
+    """
+
+    def __init__(self, path: str | Path | None, order: Sequence[int]) -> None:
+        self.path = Path(path) if path is not None else None
+        self._order = list(order)
+        self._next = 0
+        self._waiting: dict[int, str] = {}
+        self._handle: TextIO | None = None
+        self.written: list[int] = []
+
+    def _write(self, index: int, text: str) -> None:
+        if self.path is not None:
+            if self._handle is None:
+                self._handle = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+            self._handle.write(text)
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+        self.written.append(index)
+
+    def add(self, index: int, text: str) -> list[int]:
+        """Hand in a finished record; return the indexes written now."""
+        before = len(self.written)
+        self._waiting[index] = text
+        while self._next < len(self._order) and self._order[self._next] in self._waiting:
+            done = self._order[self._next]
+            self._write(done, self._waiting.pop(done))
+            self._next += 1
+        return self.written[before:]
+
+    @property
+    def waiting(self) -> list[int]:
+        return sorted(self._waiting)
+
+    def close(self, drain: bool = True) -> list[int]:
+        """Write the waiting records (schedule order, gaps skipped); return their indexes."""
+        before = len(self.written)
+        if drain:
+            rank = {index: i for i, index in enumerate(self._order)}
+            for index in sorted(self._waiting, key=lambda i: rank.get(i, i)):
+                self._write(index, self._waiting.pop(index))
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+        return self.written[before:]

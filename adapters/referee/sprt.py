@@ -1,0 +1,117 @@
+"""Sequential probability ratio test (GSPRT) on game or game-pair results.
+
+H0: the Elo difference is `elo0`; H1: it is `elo1` (logistic Elo). The log-likelihood
+ratio uses the normal approximation of the generalised SPRT: with N samples of mean
+score m and variance v,
+
+    LLR = N * (s1 - s0) * (2m - s0 - s1) / (2v),   s_i = 1 / (1 + 10^(-elo_i / 400)).
+
+Samples are game pairs (pentanomial: pair score 0, 1/4, ..., 1) when the match plays
+pairs, single games (trinomial) otherwise. The test accepts H1 when LLR >= ln((1-beta) /
+alpha) and H0 when LLR <= ln(beta / (1-alpha)).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import attrs
+
+from adapters.referee.stats import (
+    PENTANOMIAL_VALUES,
+    TRINOMIAL_VALUES,
+    mean_and_variance,
+    score_from_elo,
+)
+
+#: smallest variance used in the LLR
+VARIANCE_FLOOR = 1e-4
+
+
+class SprtError(ValueError):
+    """Bad SPRT settings (the message names them)."""
+
+
+@attrs.frozen
+class Sprt:
+    """The SPRT settings."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    #: "pentanomial" or "trinomial"
+    model: str = "pentanomial"
+
+    def __attrs_post_init__(self) -> None:
+        if not (0 < self.alpha < 1 and 0 < self.beta < 1):
+            raise SprtError(f"alpha and beta must lie in (0, 1): {self.alpha}, {self.beta}")
+        if self.elo0 >= self.elo1:
+            raise SprtError(f"elo0 ({self.elo0}) must be below elo1 ({self.elo1})")
+        if self.model not in ("pentanomial", "trinomial"):
+            raise SprtError(f"unknown SPRT model {self.model!r}; known: pentanomial, trinomial")
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> Sprt:
+        """From `elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=trinomial]`."""
+        values: dict[str, str] = {}
+        for word in words:
+            key, sep, value = word.partition("=")
+            if not sep or key not in ("elo0", "elo1", "alpha", "beta", "model"):
+                raise SprtError(f"bad SPRT setting {word!r}; use elo0= elo1= alpha= beta=")
+            values[key] = value
+        if "elo0" not in values or "elo1" not in values:
+            raise SprtError("SPRT needs elo0= and elo1=")
+        try:
+            return cls(
+                elo0=float(values["elo0"]),
+                elo1=float(values["elo1"]),
+                alpha=float(values.get("alpha", "0.05")),
+                beta=float(values.get("beta", "0.05")),
+                model=values.get("model", "pentanomial"),
+            )
+        except ValueError as exc:
+            if isinstance(exc, SprtError):
+                raise
+            raise SprtError(f"bad SPRT number in {' '.join(words)!r}") from exc
+
+    @property
+    def lower(self) -> float:
+        """The bound at which H0 is accepted."""
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """The bound at which H1 is accepted."""
+        return math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, counts: Sequence[int]) -> float:
+        """The LLR of trinomial (L, D, W) or pentanomial (5 pair classes) counts."""
+        values = PENTANOMIAL_VALUES if len(counts) == 5 else TRINOMIAL_VALUES
+        if len(counts) not in (3, 5):
+            raise SprtError(f"SPRT counts must have 3 or 5 entries, not {len(counts)}")
+        return llr(counts, values, self.elo0, self.elo1)
+
+    def decide(self, counts: Sequence[int]) -> str | None:
+        """ "H1" (accept elo1), "H0" (accept elo0) or None (continue)."""
+        value = self.llr(counts)
+        if value >= self.upper:
+            return "H1"
+        if value <= self.lower:
+            return "H0"
+        return None
+
+
+def llr(counts: Sequence[int], values: Sequence[float], elo0: float, elo1: float) -> float:
+    """GSPRT log-likelihood ratio (normal approximation); 0 without samples.
+
+    The variance has a floor of 1e-4 so that a one-sided run (only wins, or only draws)
+    still moves towards a bound.
+    """
+    mean, var, n = mean_and_variance(counts, values)
+    if n == 0:
+        return 0.0
+    var = max(var, VARIANCE_FLOOR)
+    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
