@@ -1,0 +1,68 @@
+"""`tei perft`: count the leaves of the move tree from a position (a rules self-test).
+
+Prints the leaf count as the last line; with --divide, each root action and its count
+first. A finished game has no moves, so terminal positions count 0 below the root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from rules.game import GameError
+from rules.registry import game_class
+from tei.options_cli import add_game_options, game_options
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = (
+        "Examples: tei perft --size 5 --depth 4;  "
+        'tei perft --tps "x2,1/2,x,1/2,x,1 2 3" --depth 3 --divide'
+    )
+    parser.add_argument("--depth", type=int, required=True, help="plies to search (>= 0)")
+    parser.add_argument(
+        "--divide", action="store_true", help="print '<action> <count>' per root action first"
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--position", help="start from this position string of the game")
+    where.add_argument("--tps", help="Tak: start from this TPS (same as --position)")
+    parser.add_argument(
+        "--moves", default="", help="actions to play from the position first, space-separated"
+    )
+    parser.add_argument(
+        "--time", action="store_true", help="also print the time taken and leaves per second"
+    )
+    add_game_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.depth < 0:
+        print("tei perft: --depth must be >= 0", file=sys.stderr)
+        return 2
+    text = args.position or args.tps
+    if args.tps and args.game != "tak":
+        print("tei perft: --tps is for Tak; use --position", file=sys.stderr)
+        return 2
+    try:
+        options = game_options(args)
+        cls = game_class(args.game)
+        game = cls.from_position_string(text, options) if text else cls.new(options)
+        game.play_all(args.moves.split())
+    except GameError as exc:
+        print(f"tei perft: {exc}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    if args.divide:
+        rows = game.divide(args.depth)
+        for action, count in rows:
+            print(f"{action} {count}")
+        total = sum(count for _, count in rows) if args.depth > 0 else 1
+    else:
+        total = game.perft(args.depth)
+    elapsed = time.perf_counter() - start
+    if args.time:
+        rate = total / elapsed if elapsed > 0 else 0.0
+        print(f"time {elapsed:.3f}s, {rate:,.0f} leaves/s", file=sys.stderr)
+    print(total)
+    return 0
