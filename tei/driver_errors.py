@@ -1,0 +1,92 @@
+"""The errors an engine driver raises; each names the engine and what went wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def _tail(stderr: Sequence[str], lines: int = 5) -> str:
+    if not stderr:
+        return ""
+    shown = list(stderr)[-lines:]
+    return "; stderr: " + " | ".join(shown)
+
+
+class EngineError(Exception):
+    """Base of every driver error. `engine` is the engine's name."""
+
+    def __init__(self, engine: str, message: str) -> None:
+        super().__init__(f"engine {engine!r}: {message}")
+        self.engine = engine
+
+
+class EngineTerminated(EngineError):
+    """The engine process exited or closed its output; `exit_code` is None if unknown.
+
+    A negative exit code is the signal that ended it (as in subprocess).
+    """
+
+    def __init__(
+        self,
+        engine: str,
+        exit_code: int | None,
+        doing: str = "",
+        stderr: Sequence[str] = (),
+    ) -> None:
+        code = "unknown exit code" if exit_code is None else f"exit code {exit_code}"
+        where = f" while {doing}" if doing else ""
+        super().__init__(engine, f"terminated{where} ({code}){_tail(stderr)}")
+        self.exit_code = exit_code
+        self.stderr = tuple(stderr)
+
+
+class EngineStalled(EngineError):
+    """The engine did not answer in time (handshake, isready, new game)."""
+
+    def __init__(self, engine: str, waiting_for: str, seconds: float) -> None:
+        super().__init__(engine, f"no {waiting_for} within {seconds:.3g} s")
+        self.waiting_for = waiting_for
+        self.seconds = seconds
+
+
+class EngineTimeout(EngineError):
+    """During `play`: no `bestmove` by the deadline, nor within the grace after `stop`."""
+
+    def __init__(self, engine: str, seconds: float, grace: float) -> None:
+        super().__init__(
+            engine, f"no bestmove within {seconds:.3g} s (+{grace:.3g} s grace after stop)"
+        )
+        self.seconds = seconds
+        self.grace = grace
+
+
+class EngineProtocolError(EngineError):
+    """The engine wrote a line that breaks the protocol; `line` is that line."""
+
+    def __init__(self, engine: str, line: str, why: str = "protocol error") -> None:
+        super().__init__(engine, f"{why}: {line!r}")
+        self.line = line
+
+
+class IllegalMove(EngineError):
+    """A well-formed `bestmove` that is not legal in the position; `line` is the bestmove line."""
+
+    def __init__(self, engine: str, line: str, why: str = "") -> None:
+        super().__init__(engine, f"illegal move {line!r}" + (f" ({why})" if why else ""))
+        self.line = line
+
+
+class MalformedMove(EngineError):
+    """A `bestmove` whose move text does not parse; `line` is the bestmove line."""
+
+    def __init__(self, engine: str, line: str, why: str = "") -> None:
+        super().__init__(engine, f"malformed move {line!r}" + (f" ({why})" if why else ""))
+        self.line = line
+
+
+class EngineOptionError(EngineError):
+    """An option the engine did not declare, or a value it does not allow; `name` names it."""
+
+    def __init__(self, engine: str, name: str, why: str = "") -> None:
+        super().__init__(engine, f"option {name!r}: {why or 'not declared by the engine'}")
+        self.name = name

@@ -1,0 +1,115 @@
+"""A log of engine traffic: one line per message, with time, engine name and direction.
+
+Each entry prints as `<monotonic seconds> <engine name> <dir> <line>` where dir is `>` for
+a line sent to the engine, `<` for a line it wrote on stdout and `!` for a line it wrote on
+stderr. A `Transcript` keeps the most recent entries in memory (the compliance checker
+shows excerpts from them) and can also write every entry to a text stream or file.
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+import attrs
+
+#: direction marks
+TO_ENGINE = ">"
+FROM_ENGINE = "<"
+STDERR = "!"
+NOTE = "#"
+
+_DIRECTIONS = (TO_ENGINE, FROM_ENGINE, STDERR, NOTE)
+
+
+@attrs.frozen
+class TranscriptEntry:
+    """One logged line: when, which engine, which direction, what."""
+
+    time: float
+    engine: str
+    direction: str
+    line: str
+
+    def to_line(self) -> str:
+        return f"{self.time:.3f} {self.engine} {self.direction} {self.line}"
+
+    @classmethod
+    def parse(cls, text: str) -> TranscriptEntry:
+        """Read an entry back from `to_line()` output; ValueError naming the text otherwise."""
+        parts = text.rstrip("\n").split(" ", 3)
+        if len(parts) < 3 or parts[2] not in _DIRECTIONS:
+            raise ValueError(f"not a transcript line: {text!r}")
+        try:
+            stamp = float(parts[0])
+        except ValueError:
+            raise ValueError(f"not a transcript line (bad time): {text!r}") from None
+        return cls(stamp, parts[1], parts[2], parts[3] if len(parts) > 3 else "")
+
+
+class Transcript:
+    """Records traffic of one or several engines.
+
+    `keep` bounds the entries held in memory (oldest dropped first); `sink` receives every
+    entry as a text line and is flushed after each one so that a crash loses nothing.
+    Engine names are written without spaces (spaces become `_`).
+    """
+
+    def __init__(self, sink: TextIO | None = None, *, keep: int = 10_000) -> None:
+        self.sink = sink
+        self._entries: collections.deque[TranscriptEntry] = collections.deque(maxlen=keep)
+        self._count = 0
+        self._owned: TextIO | None = None
+
+    @classmethod
+    def to_file(cls, path: str | Path, *, keep: int = 10_000) -> Transcript:
+        """A transcript appending to a file (closed by `close()`)."""
+        handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+        transcript = cls(handle, keep=keep)
+        transcript._owned = handle
+        return transcript
+
+    def record(self, engine: str, direction: str, line: str) -> TranscriptEntry:
+        """Add one entry (time taken from the monotonic clock) and return it."""
+        entry = TranscriptEntry(time.monotonic(), engine.replace(" ", "_") or "-", direction, line)
+        self._entries.append(entry)
+        self._count += 1
+        if self.sink is not None:
+            try:
+                self.sink.write(entry.to_line() + "\n")
+                self.sink.flush()
+            except (OSError, ValueError):
+                self.sink = None  # a closed or broken sink must not stop the engine
+        return entry
+
+    def note(self, engine: str, text: str) -> None:
+        """A comment line (direction `#`), e.g. what a checker is about to test."""
+        self.record(engine, NOTE, text)
+
+    @property
+    def count(self) -> int:
+        """Number of entries recorded so far (a mark for `since`)."""
+        return self._count
+
+    def since(self, mark: int) -> list[TranscriptEntry]:
+        """The entries recorded after `count` was `mark` (as far as they are still kept)."""
+        new = self._count - mark
+        if new <= 0:
+            return []
+        kept = list(self._entries)
+        return kept[-new:] if new < len(kept) else kept
+
+    def __iter__(self) -> Iterator[TranscriptEntry]:
+        return iter(list(self._entries))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def close(self) -> None:
+        if self._owned is not None:
+            self._owned.close()
+            self._owned = None
+            self.sink = None

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""A tiny scripted TEI engine for tests, with a switchable misbehaviour.
+
+It plays Tak placements only: its answer is the first empty square (a1, b1, ...) of the
+position it was given, which is legal in any Tak position reached by placements (and in
+the tests' toy game). `--mode` picks how it misbehaves:
+
+  good          answers everything properly (isready at once, also during a search)
+  slow          takes --delay seconds per move; honours stop
+  silent        never answers `go` (ignores stop too)
+  mute          shakes hands, then never writes anything again
+  no-teiok      answers `tei` with id lines but no teiok
+  exit-at-start exits with code 2 at once, after a line on stderr
+  crash         writes an info line on `go`, then exits with code 3
+  illegal       answers with an occupied square (or a1 twice)
+  unparsable    answers `bestmove ???`
+  empty-bestmove answers a bare `bestmove`
+  garbage       writes junk lines (and malformed info) around a good answer
+  ignore-stop   keeps searching after stop in infinite mode (answers only at quit)
+  ignore-quit   does not exit on quit (nor on SIGTERM with --ignore-sigterm)
+  strict        exits with code 101 on what Tiltak cannot take: bare go, go depth,
+                an undeclared or wrongly-cased option, an F prefix
+  no-read-while-searching  does not read input while it searches (like go nodes in Tiltak)
+  two-bestmoves writes two bestmove lines per go
+  no-author     sends no `id author`
+  double-block  prints its id/option/teiok block at start and again on tei
+
+Other flags: --delay S, --options "Name type default [min max|var ...]" (repeatable),
+--spawn-child (start a sleeping helper process and print its pid on stderr),
+--ignore-sigterm, --games tak,trike (declare a Game combo).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+FILES = "abcdefgh"
+
+
+def out(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def err(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
+class Fake:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.mode = args.mode
+        self.size = 5
+        self.occupied: set[str] = set()
+        self.moves: list[str] = []
+        self.stop = threading.Event()
+        self.search: threading.Thread | None = None
+        self.lock = threading.Lock()
+        self.declared: dict[str, str] = {}
+        for spec in args.options:
+            words = spec.split()
+            self.declared[words[0]] = spec
+
+    # ---- output blocks ---------------------------------------------------------------
+    def id_block(self) -> None:
+        out("id name Fake " + self.mode)
+        if self.mode != "no-author":
+            out("id author Test Suite")
+        for spec in self.args.options:
+            words = spec.split()
+            name, kind = words[0], words[1]
+            line = f"option name {name} type {kind}"
+            if len(words) > 2:
+                line += f" default {words[2]}"
+            if kind == "spin" and len(words) > 4:
+                line += f" min {words[3]} max {words[4]}"
+            if kind == "combo":
+                line += "".join(f" var {v}" for v in words[3:])
+            out(line)
+        if self.args.games:
+            games = self.args.games.split(",")
+            out(
+                f"option name Game type combo default {games[0]}"
+                + "".join(f" var {g}" for g in games)
+            )
+        if self.mode != "no-teiok":
+            out("teiok")
+
+    # ---- position ----------------------------------------------------------------------
+    def set_position(self, words: list[str]) -> None:
+        self.occupied = set()
+        rest = words[1:]
+        if rest and rest[0] == "tps":
+            rows = rest[1].split("/")
+            self.size = len(rows)
+            for index, row in enumerate(rows):
+                rank = len(rows) - index
+                col = 0
+                for item in row.split(","):
+                    if item.startswith("x"):
+                        col += int(item[1:] or 1)
+                    else:
+                        self.occupied.add(f"{FILES[col]}{rank}")
+                        col += 1
+            rest = rest[4:]
+        elif rest and rest[0] == "startpos":
+            rest = rest[1:]
+        self.moves = rest[1:] if rest and rest[0] == "moves" else []
+        for move in self.moves:
+            if self.mode == "strict" and move.startswith("F"):
+                err("panic: F prefix")
+                sys.exit(101)
+            square = move.lstrip("FSC").rstrip("*")
+            if len(square) == 2 and square[0] in FILES:
+                self.occupied.add(square)
+
+    def answer(self) -> str:
+        if self.mode == "illegal":
+            return self.moves[0].lstrip("FSC") if self.moves else "Ca1"
+        if self.mode == "unparsable":
+            return "???"
+        for rank in range(1, self.size + 1):
+            for file in FILES[: self.size]:
+                square = f"{file}{rank}"
+                if square not in self.occupied:
+                    return square
+        return "--"
+
+    # ---- search ------------------------------------------------------------------------
+    def go(self, words: list[str]) -> None:
+        fields = words[1:]
+        if self.mode == "strict" and (not fields or fields[0] == "depth"):
+            err("panic: Invalid go command")
+            sys.exit(101)
+        if self.mode == "crash":
+            out("info depth 1 score cp 0 pv a1")
+            err("fatal: crashed mid-search")
+            os._exit(3)
+        infinite = "infinite" in fields or not fields
+        movetime = None
+        if "movetime" in fields:
+            movetime = int(fields[fields.index("movetime") + 1]) / 1000
+        self.stop.clear()
+        self.search = threading.Thread(target=self.think, args=(infinite, movetime), daemon=True)
+        self.search.start()
+        if self.mode == "no-read-while-searching":
+            self.search.join()
+
+    def think(self, infinite: bool, movetime: float | None) -> None:
+        if self.mode == "silent":
+            return
+        delay = self.args.delay
+        if movetime is not None:
+            delay = min(delay, movetime * 0.5) if self.mode != "slow" else delay
+        if self.mode == "garbage":
+            out("hello there, this is not TEI")
+            out("info depth x score cp banana pv")
+            out("")
+            out("info depth 1 bogus 7 score cp 3 pv a1")
+        out("info depth 1 seldepth 1 score cp 5 nodes 10 nps 1000 time 1 pv " + self.answer())
+        if infinite or self.mode in ("slow", "ignore-stop"):
+            limit = None if infinite else delay
+            start = time.monotonic()
+            while True:
+                if self.mode == "ignore-stop" and infinite:
+                    time.sleep(0.05)
+                    continue
+                if self.stop.wait(0.01):
+                    break
+                if limit is not None and time.monotonic() - start >= limit:
+                    break
+        elif delay:
+            self.stop.wait(delay)
+        with self.lock:
+            out("info depth 2 score cp 7 pv " + self.answer())
+            if self.mode == "empty-bestmove":
+                out("bestmove")
+            else:
+                out("bestmove " + self.answer())
+            if self.mode == "two-bestmoves":
+                out("bestmove " + self.answer())
+
+    # ---- main loop ---------------------------------------------------------------------
+    def run(self) -> int:
+        if self.mode == "exit-at-start":
+            err("fatal: cannot start")
+            return 2
+        if self.args.spawn_child:
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+            err(f"child {child.pid}")
+        if self.args.ignore_sigterm:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if self.mode == "double-block":
+            self.id_block()
+        for raw in sys.stdin:
+            words = raw.split()
+            if not words:
+                continue
+            command = words[0]
+            if self.mode == "mute" and command != "tei":
+                continue
+            if command == "tei":
+                self.id_block()
+            elif command == "isready":
+                out("readyok")
+            elif command == "setoption":
+                name = words[2] if len(words) > 2 else ""
+                if self.mode == "strict" and name not in self.declared and name != "Game":
+                    err(f'panic: Unknown option "{name}"')
+                    return 101
+            elif command == "teinewgame":
+                if len(words) > 1 and words[1].isdigit():
+                    self.size = int(words[1])
+            elif command == "position":
+                self.set_position(words)
+            elif command == "go":
+                self.go(words)
+            elif command == "stop":
+                self.stop.set()
+            elif command == "quit":
+                if self.mode == "ignore-quit":
+                    continue
+                return 0
+        if self.mode == "ignore-quit":
+            while True:
+                time.sleep(1)
+        return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--mode", default="good")
+    parser.add_argument("--delay", type=float, default=0.0)
+    parser.add_argument("--options", action="append", default=[])
+    parser.add_argument("--games", default="")
+    parser.add_argument("--spawn-child", action="store_true")
+    parser.add_argument("--ignore-sigterm", action="store_true")
+    return Fake(parser.parse_args()).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

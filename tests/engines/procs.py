@@ -1,0 +1,50 @@
+"""Process helpers for tests: is a pid alive (zombies count as dead), members of a group."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+FAKE = str(Path(__file__).with_name("fake_tei.py"))
+
+
+def fake(mode: str = "good", *extra: str) -> list[str]:
+    """The command line of the fake engine in a mode."""
+    return [sys.executable, FAKE, "--mode", mode, *extra]
+
+
+def _state(pid: int) -> str | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text.rsplit(")", 1)[1].split()[0]
+
+
+def alive(pid: int) -> bool:
+    """True if the process exists and is not a zombie."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    state = _state(pid)
+    return state is not None and state != "Z"
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live (non-zombie) processes whose process group is `pgid`."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            text = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = text.rsplit(")", 1)[1].split()
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            members.append(int(entry.name))
+    return members

@@ -1,0 +1,157 @@
+"""The engine driver against the scripted fake engine: handshake, options, new game, play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+from engines.procs import alive, fake
+from engines.toy_game import PlaceGame
+
+from bots.base import Limits
+from tei.driver import PlayResult, Transcript, open_engine
+from tei.transcript import TO_ENGINE, TranscriptEntry
+
+CLOCK = Limits(wtime=1000, btime=1000, winc=100, binc=100)
+
+
+def sent(transcript: Transcript) -> list[str]:
+    return [e.line for e in transcript if e.direction == TO_ENGINE]
+
+
+async def test_handshake_reads_identity_and_options() -> None:
+    argv = fake("good", "--options", "HalfKomi combo 0 0 4", "--options", "Hash spin 16 1 64")
+    async with open_engine(argv) as engine:
+        assert engine.id_name == "Fake good"
+        assert engine.id_author == "Test Suite"
+        assert set(engine.options) == {"HalfKomi", "Hash"}
+        assert engine.options["HalfKomi"].vars == ("0", "4")
+        assert engine.games == frozenset({"tak"})
+        assert engine.value("hash") == "16"
+
+
+async def test_games_come_from_the_game_combo() -> None:
+    async with open_engine(fake("good", "--games", "tak,trike")) as engine:
+        assert engine.games == frozenset({"tak", "trike"})
+
+
+async def test_play_returns_a_checked_move_with_infos() -> None:
+    transcript = Transcript()
+    async with open_engine(fake(), transcript=transcript) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        game = PlaceGame(5)
+        game.play("a1")
+        result = await engine.play(game, CLOCK, deadline=trio.current_time() + 5)
+        assert isinstance(result, PlayResult)
+        assert result.text == "b1"
+        assert result.action in game.legal()
+        assert result.info is not None and result.info.depth == 2
+        assert len(result.infos) == 2
+        assert result.elapsed >= 0
+    lines = sent(transcript)
+    assert "teinewgame 5" in lines
+    assert "position startpos moves a1" in lines
+    assert "go wtime 1000 btime 1000 winc 100 binc 100" in lines
+    assert lines[-1] == "quit"
+
+
+async def test_position_from_a_position_string_goes_as_tps() -> None:
+    transcript = Transcript()
+    async with open_engine(fake(), transcript=transcript) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        game = PlaceGame.from_position_string("1,x4/x5/x5/x5/x5 1 1")
+        game.play("a1")
+        result = await engine.play(game, Limits(movetime=50), deadline=trio.current_time() + 5)
+        assert result.text == "b1"
+    assert "position tps 1,x4/x5/x5/x5/x5 1 1 moves a1" in sent(transcript)
+    assert "go movetime 50" in sent(transcript)
+
+
+async def test_a_whole_game_against_a_strict_engine_sends_only_what_it_takes() -> None:
+    """The strict fake exits on a bare go, go depth, undeclared options and F prefixes."""
+    transcript = Transcript()
+    argv = fake("strict", "--options", "HalfKomi combo 0 0 4")
+    async with open_engine(argv, transcript=transcript) as engine:
+        await engine.new_game("tak", {"size": "3", "halfkomi": "4"})
+        game = PlaceGame(3)
+        while game.result is None:
+            result = await engine.play(game, CLOCK, deadline=trio.current_time() + 5)
+            game.play(result.action)
+        assert engine.returncode is None
+    assert "setoption name HalfKomi value 4" in sent(transcript)
+    assert all(not line.startswith("go") or "wtime" in line for line in sent(transcript))
+
+
+async def test_game_option_is_selected_before_teinewgame() -> None:
+    transcript = Transcript()
+    async with open_engine(fake("good", "--games", "tak,trike"), transcript=transcript) as engine:
+        await engine.new_game("trike", {"size": "7"})
+        await engine.new_game("trike", {"size": "9"})
+    lines = sent(transcript)
+    assert lines.index("setoption name Game value trike") < lines.index("teinewgame 7")
+    assert lines.count("setoption name Game value trike") == 1
+    assert "teinewgame 9" in lines
+
+
+async def test_transcript_file_lines_name_engine_and_direction(tmp_path: Path) -> None:
+    path = tmp_path / "traffic.log"
+    transcript = Transcript.to_file(path)
+    async with open_engine(fake(), name="fakey", transcript=transcript) as engine:
+        await engine.ping()
+    transcript.close()
+    entries = [TranscriptEntry.parse(line) for line in path.read_text().splitlines()]
+    assert {e.engine for e in entries} == {"fakey"}
+    assert ("fakey", ">", "isready") in {(e.engine, e.direction, e.line) for e in entries}
+    assert ("fakey", "<", "readyok") in {(e.engine, e.direction, e.line) for e in entries}
+
+
+async def test_ping_answers_and_engine_exits_on_quit() -> None:
+    async with open_engine(fake()) as engine:
+        seconds = await engine.ping(timeout=5)
+        assert seconds >= 0
+        pid = engine.pid
+    assert engine.returncode == 0
+    assert not alive(pid)
+
+
+async def test_analysis_streams_infos_until_stopped() -> None:
+    async with open_engine(fake()) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        game = PlaceGame(5)
+        async with engine.analyse(game) as analysis:
+            infos = []
+            async for info in analysis:
+                infos.append(info)
+                break
+        assert infos[0].pv == ("a1",)
+        assert analysis.bestmove == "a1"
+        assert not engine.searching
+        # the engine is usable afterwards
+        result = await engine.play(game, CLOCK, deadline=trio.current_time() + 5)
+        assert result.text == "a1"
+
+
+async def test_analysis_left_open_is_finished_by_the_next_command() -> None:
+    async with open_engine(fake()) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        analysis = engine.analyse(PlaceGame(5))
+        async for _ in analysis:
+            break
+        await engine.ping(timeout=5)
+        assert analysis.done and analysis.bestmove == "a1"
+
+
+async def test_bounded_analysis_ends_by_itself() -> None:
+    async with open_engine(fake()) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        infos = [info async for info in engine.analyse(PlaceGame(5), Limits(depth=2))]
+        assert [i.depth for i in infos] == [1, 2]
+
+
+async def test_raw_send_and_receive() -> None:
+    async with open_engine(fake()) as engine:
+        await engine.send("isready")
+        assert await engine.receive_line(timeout=5) == "readyok"
+        await engine.send("isready")
+        message = await engine.receive(timeout=5)
+        assert message.to_line() == "readyok"

@@ -1,0 +1,165 @@
+"""Each way an engine can misbehave gives its own error, with the evidence in it."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+from engines.procs import alive, fake
+from engines.toy_game import PlaceGame
+
+from bots.base import Limits
+from tei.driver import (
+    EngineOptionError,
+    EngineStalled,
+    EngineTerminated,
+    EngineTimeout,
+    IllegalMove,
+    MalformedMove,
+    Transcript,
+    open_engine,
+)
+from tei.transcript import TO_ENGINE
+
+CLOCK = Limits(wtime=1000, btime=1000)
+
+
+def one_move_game() -> PlaceGame:
+    game = PlaceGame(5)
+    game.play("c3")
+    return game
+
+
+async def test_engine_that_exits_at_start_is_terminated_with_code_and_stderr() -> None:
+    with pytest.raises(EngineTerminated) as caught:
+        async with open_engine(fake("exit-at-start")):
+            pass
+    assert caught.value.exit_code == 2
+    assert "cannot start" in str(caught.value)
+
+
+async def test_missing_program_is_terminated() -> None:
+    with pytest.raises(EngineTerminated, match="no-such-engine"):
+        async with open_engine(["/nonexistent/no-such-engine"]):
+            pass
+
+
+async def test_no_teiok_stalls_the_handshake() -> None:
+    with pytest.raises(EngineStalled, match="teiok"):
+        async with open_engine(fake("no-teiok"), handshake_timeout=0.5):
+            pass
+
+
+async def test_mute_engine_stalls_ping() -> None:
+    async with open_engine(fake("mute")) as engine:
+        with pytest.raises(EngineStalled, match="readyok"):
+            await engine.ping(timeout=0.3)
+
+
+async def test_crash_mid_search_reports_exit_code() -> None:
+    async with open_engine(fake("crash")) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        with pytest.raises(EngineTerminated) as caught:
+            await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 5)
+        assert caught.value.exit_code == 3
+        assert any("crashed mid-search" in line for line in caught.value.stderr)
+
+
+async def test_illegal_move_carries_the_line() -> None:
+    async with open_engine(fake("illegal")) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        with pytest.raises(IllegalMove) as caught:
+            await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 5)
+        assert caught.value.line == "bestmove c3"
+
+
+@pytest.mark.parametrize(
+    ("mode", "line"), [("unparsable", "bestmove ???"), ("empty-bestmove", "bestmove")]
+)
+async def test_malformed_move_carries_the_line(mode: str, line: str) -> None:
+    async with open_engine(fake(mode)) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        with pytest.raises(MalformedMove) as caught:
+            await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 5)
+        assert caught.value.line == line
+
+
+async def test_garbage_lines_are_skipped() -> None:
+    async with open_engine(fake("garbage")) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        result = await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 5)
+        assert result.text == "a1"
+        assert result.info is not None and result.info.score is not None
+
+
+async def test_silent_engine_times_out_after_stop_and_grace() -> None:
+    transcript = Transcript()
+    async with open_engine(fake("silent"), transcript=transcript) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        with pytest.raises(EngineTimeout):
+            await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 0.3, grace=0.3)
+    assert "stop" in [e.line for e in transcript if e.direction == TO_ENGINE]
+
+
+async def test_slow_engine_answers_stop_within_grace() -> None:
+    transcript = Transcript()
+    async with open_engine(fake("slow", "--delay", "30"), transcript=transcript) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        result = await engine.play(
+            one_move_game(), CLOCK, deadline=trio.current_time() + 0.3, grace=2
+        )
+        assert result.text == "a1"
+    assert "stop" in [e.line for e in transcript if e.direction == TO_ENGINE]
+
+
+async def test_open_ended_search_needs_a_deadline() -> None:
+    async with open_engine(fake()) as engine:
+        with pytest.raises(ValueError, match="deadline"):
+            await engine.play(one_move_game(), Limits(infinite=True))
+
+
+async def test_infinite_search_is_stopped_at_the_deadline() -> None:
+    async with open_engine(fake()) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        result = await engine.play(one_move_game(), Limits(), deadline=trio.current_time() + 0.2)
+        assert result.text == "a1"
+
+
+async def test_undeclared_option_is_refused_and_nothing_sent() -> None:
+    transcript = Transcript()
+    argv = fake("strict", "--options", "Hash spin 16 1 64")
+    async with open_engine(argv, transcript=transcript) as engine:
+        with pytest.raises(EngineOptionError, match="Threads"):
+            await engine.configure({"Hash": "32", "Threads": "2"})
+        with pytest.raises(EngineOptionError, match="maximum"):
+            await engine.configure({"Hash": "128"})
+        await engine.configure({"hash": "32"})
+        await engine.configure({"Hash": "32"})
+        assert engine.returncode is None
+    lines = [e.line for e in transcript if e.direction == TO_ENGINE]
+    assert [line for line in lines if line.startswith("setoption")] == [
+        "setoption name Hash value 32"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("options", "game", "rules", "refused"),
+    [
+        ((), "tak", {"halfkomi": "4"}, "HalfKomi"),
+        (("HalfKomi combo 0 0 4",), "tak", {"halfkomi": "2"}, "HalfKomi"),
+        (("HalfKomi spin 0 0 8",), "tak", {"halfkomi": "9"}, "HalfKomi"),
+        ((), "trike", {}, "Game"),
+        ((), "tak", {"flats": "30"}, "flats"),
+    ],
+)
+async def test_rules_the_engine_cannot_play_are_refused_up_front(
+    options: tuple[str, ...], game: str, rules: dict[str, str], refused: str
+) -> None:
+    transcript = Transcript()
+    argv = fake("strict", *[arg for option in options for arg in ("--options", option)])
+    async with open_engine(argv, transcript=transcript) as engine:
+        mark = transcript.count
+        with pytest.raises(EngineOptionError) as caught:
+            await engine.new_game(game, rules)
+        assert caught.value.name == refused
+        assert [e for e in transcript.since(mark) if e.direction == TO_ENGINE] == []
+        assert alive(engine.pid)
