@@ -13,8 +13,7 @@ import re
 
 import attrs
 
-from adapters.playtak.commands import (  # noqa: F401 - re-exported: one codec entry point
-    GAME_ACTIONS,
+from adapters.playtak.commands import (
     Accept,
     ClientCmd,
     ClientCommand,
@@ -35,13 +34,7 @@ from adapters.playtak.commands import (  # noqa: F401 - re-exported: one codec e
     parse_client_line,
 )
 from adapters.playtak.notation import MoveNotationError, ServerMove
-from adapters.playtak.seeks import (
-    GameInfo,
-    LineError,
-    SeekInfo,
-    standard_pieces,
-    to_int,
-)
+from adapters.playtak.seeks import GameInfo, LineError, SeekInfo, standard_pieces, to_int
 
 
 @attrs.frozen
@@ -511,3 +504,60 @@ def _game_start(text: str) -> GameStart:
             amount=amount,
         )
     raise LineError(f"cannot read the game start {text!r}")
+
+
+# the codec in one namespace: server events here, client commands from commands.py
+__all__ = [
+    "GAME_SIGNALS",
+    "Accept",
+    "AuthFailure",
+    "Chat",
+    "ClientCmd",
+    "ClientCommand",
+    "ErrorText",
+    "GameAbandoned",
+    "GameAction",
+    "GameInfo",
+    "GameListAdd",
+    "GameListRemove",
+    "GameMove",
+    "GameOver",
+    "GameResumed",
+    "GameSignal",
+    "GameStart",
+    "GameTime",
+    "IsMod",
+    "LineError",
+    "ListGames",
+    "ListSeeks",
+    "LoggedIn",
+    "LoggedInElsewhere",
+    "Login",
+    "LoginGuest",
+    "LoginPrompt",
+    "Message",
+    "Nok",
+    "Observe",
+    "ObserveStart",
+    "Ok",
+    "Online",
+    "OnlinePlayers",
+    "Ping",
+    "PlayMove",
+    "PlayerDisconnected",
+    "PlayerReconnected",
+    "ProtocolCmd",
+    "Quit",
+    "RemoveSeek",
+    "Say",
+    "Seek",
+    "SeekInfo",
+    "SeekNew",
+    "SeekRemove",
+    "ServerEvent",
+    "Unknown",
+    "UnknownCommand",
+    "Welcome",
+    "parse_client_line",
+    "parse_server_line",
+]

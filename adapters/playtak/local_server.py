@@ -1,0 +1,234 @@
+"""A playtak-compatible server on your own machine, for tests and for trying bots offline.
+
+    python -m adapters.playtak.local_server --port 10000 --ws-port 9999
+
+Raw TCP speaks one line per message; the websocket listener answers with subprotocol
+`binary` and sends one binary frame per line, like playtak.com. All game logic lives in
+the sans-IO `LobbyCore`; this module only moves lines and wakes the clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import logging
+import math
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+
+import attrs
+import trio
+import trio_websocket
+
+from adapters.playtak.server_core import LobbyCore, Output, ServerSettings
+
+log = logging.getLogger("playtak.server")
+
+MAX_LINE = 16 * 1024
+
+
+@attrs.define
+class LocalServer:
+    """Runs a `LobbyCore` behind TCP and websocket listeners."""
+
+    settings: ServerSettings = attrs.field(factory=ServerSettings)
+    core: LobbyCore = attrs.field(init=False)
+    tcp_port: int | None = None
+    ws_port: int | None = None
+    _channels: dict[int, trio.MemorySendChannel[str | None]] = attrs.field(factory=dict)
+    _next_id: int = 1
+    _changed: trio.Event = attrs.field(factory=trio.Event)
+
+    def __attrs_post_init__(self) -> None:
+        self.core = LobbyCore(self.settings, trio.current_time())
+
+    # ---- plumbing ----------------------------------------------------------------------
+    def _dispatch(self, outputs: list[Output]) -> None:
+        for conn_id, line in outputs:
+            channel = self._channels.get(conn_id)
+            if channel is not None:
+                log.debug("%d < %s", conn_id, line)
+                with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
+                    channel.send_nowait(line)
+        self._changed.set()
+
+    async def _clock(self) -> None:
+        while True:
+            self._changed = trio.Event()
+            with trio.move_on_at(self.core.next_deadline()):
+                await self._changed.wait()
+            self._dispatch(self.core.tick(trio.current_time()))
+
+    async def _serve_connection(
+        self,
+        lines: AsyncIterator[str],
+        send: Callable[[str], Awaitable[None]],
+        close: Callable[[], Awaitable[None]],
+    ) -> None:
+        conn_id = self._next_id
+        self._next_id += 1
+        sender, receiver = trio.open_memory_channel[str | None](math.inf)
+        self._channels[conn_id] = sender
+
+        async def writer(cancel: trio.CancelScope) -> None:
+            async with receiver:
+                async for line in receiver:
+                    if line is None:
+                        break
+                    try:
+                        await send(line)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                        break
+                    except trio_websocket.ConnectionClosed:
+                        break
+            with trio.CancelScope(shield=True):
+                await close()
+            cancel.cancel()
+
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(writer, nursery.cancel_scope)
+                self._dispatch(self.core.connect(conn_id, trio.current_time()))
+                try:
+                    async for line in lines:
+                        log.debug("%d > %s", conn_id, line)
+                        self._dispatch(self.core.receive(conn_id, line, trio.current_time()))
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    pass
+                except trio_websocket.ConnectionClosed:
+                    pass
+                sender.send_nowait(None)
+        finally:
+            del self._channels[conn_id]
+            self._dispatch(self.core.disconnect(conn_id, trio.current_time()))
+
+    # ---- transports --------------------------------------------------------------------
+    async def _tcp_handler(self, stream: trio.SocketStream) -> None:
+        async def lines() -> AsyncIterator[str]:
+            buffer = b""
+            while True:
+                data = await stream.receive_some(4096)
+                if not data:
+                    return
+                buffer += data
+                while b"\n" in buffer:
+                    raw, buffer = buffer.split(b"\n", 1)
+                    yield raw.decode("iso-8859-1").rstrip("\r")
+                if len(buffer) > MAX_LINE:
+                    return
+
+        async def send(line: str) -> None:
+            await stream.send_all((line + "\n").encode("iso-8859-1", "replace"))
+
+        await self._serve_connection(lines(), send, stream.aclose)
+
+    async def _ws_handler(self, request: trio_websocket.WebSocketRequest) -> None:
+        ws = await request.accept(subprotocol="binary")
+
+        async def lines() -> AsyncIterator[str]:
+            while True:
+                message = await ws.get_message()
+                if isinstance(message, bytes):
+                    message = message.decode("iso-8859-1")
+                yield message.removesuffix("\n").removesuffix("\r")
+
+        async def send(line: str) -> None:
+            await ws.send_message((line + "\n").encode("iso-8859-1", "replace"))
+
+        await self._serve_connection(lines(), send, ws.aclose)
+
+    async def serve(
+        self,
+        host: str = "127.0.0.1",
+        tcp_port: int | None = 0,
+        ws_port: int | None = 0,
+        *,
+        task_status: trio.TaskStatus[LocalServer] = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Listen (port 0: any free port; None: no such listener) until cancelled."""
+        async with trio.open_nursery() as nursery:
+            if tcp_port is not None:
+                serve_tcp = functools.partial(trio.serve_tcp, host=host)
+                listeners = await nursery.start(serve_tcp, self._tcp_handler, tcp_port)
+                self.tcp_port = listeners[0].socket.getsockname()[1]
+            if ws_port is not None:
+                server = await nursery.start(
+                    trio_websocket.serve_websocket, self._ws_handler, host, ws_port, None
+                )
+                self.ws_port = server.port
+            nursery.start_soon(self._clock)
+            task_status.started(self)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m adapters.playtak.local_server",
+        description="A local playtak-compatible server (TCP lines and websocket) for "
+        "trying bots offline. Point `tei playtak --server tcp://127.0.0.1:PORT` at it.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=10000, help="TCP port (default 10000)")
+    parser.add_argument(
+        "--ws-port", type=int, default=9999, help="websocket port, 0 = none (default 9999)"
+    )
+    parser.add_argument(
+        "--user",
+        action="append",
+        default=[],
+        metavar="NAME:PASSWORD",
+        help="an account (repeatable); other names register on first login",
+    )
+    parser.add_argument(
+        "--no-auto-register", action="store_true", help="refuse names not given with --user"
+    )
+    parser.add_argument(
+        "--reconnect-time", type=float, default=120.0, help="seconds to come back (120)"
+    )
+    parser.add_argument(
+        "--idle-timeout", type=float, default=60.0, help="drop clients silent this long (60)"
+    )
+    parser.add_argument("--seed", type=int, help="seed for random colours")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every line")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    users: dict[str, str] = {}
+    for item in args.user:
+        name, sep, password = item.partition(":")
+        if not sep:
+            print(f"local_server: --user {item!r} is not NAME:PASSWORD", file=sys.stderr)
+            return 2
+        users[name] = password
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(name)s %(message)s",
+    )
+    settings = ServerSettings(
+        users=users,
+        auto_register=not args.no_auto_register,
+        reconnect_seconds=args.reconnect_time,
+        idle_timeout=args.idle_timeout,
+        cleanup_interval=min(30.0, args.idle_timeout / 2),
+        seed=args.seed,
+    )
+
+    async def run() -> None:
+        server = LocalServer(settings)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(server.serve, args.host, args.port, args.ws_port or None)
+            print(f"playtak server on tcp://{args.host}:{server.tcp_port}", flush=True)
+            if server.ws_port:
+                print(f"websocket on ws://{args.host}:{server.ws_port}/ws", flush=True)
+
+    try:
+        trio.run(run)
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+"""One game on the local playtak server: rules, clocks, offers and results (sans-IO).
+
+Times are plain floats (seconds) passed in by the caller; clocks are kept in ms. The
+rules come from the game core (`rules.registry.new_game("tak", ...)`); the server only
+adds what playtak adds: first-ply and turn checks with playtak's error texts, clocks
+with increment and extra time, draw and undo agreement, resignation, time loss and the
+50-ply stale rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from adapters.playtak.notation import FILES, MoveNotationError, ServerMove
+from adapters.playtak.protocol import GameInfo, GameStart
+from rules.game import Game, GameError
+from rules.registry import new_game
+
+STALE_PLIES = 50
+
+
+def _occupied(game: Game[Any], square: str) -> bool:
+    """Is this square (`A1`) occupied? Read from the TPS of the position."""
+    rows = game.position_string().split()[0].split("/")
+    size = len(rows)
+    row = rows[size - int(square[1:])]
+    cells: list[str] = []
+    for cell in row.split(","):
+        if cell.startswith("x"):
+            cells.extend([""] * int(cell[1:] or "1"))
+        else:
+            cells.append(cell)
+    return cells[FILES.index(square[0].lower())] != ""
+
+
+@attrs.define
+class ServerGame:
+    """A running game between two logged-in names."""
+
+    no: int
+    white: str
+    black: str
+    size: int
+    time: int  # seconds
+    inc: int  # seconds
+    komi: int = 0
+    flats: int = 21
+    caps: int = 1
+    unrated: bool = False
+    tournament: bool = False
+    trigger: int = 0
+    amount: int = 0
+    game: Game[Any] = attrs.field(init=False)
+    moves: list[str] = attrs.field(factory=list)
+    clocks: list[int] = attrs.field(init=False)  # ms, [white, black]
+    started_at: float | None = None  # when the side to move's clock started
+    draw_offers: set[int] = attrs.field(factory=set)
+    undo_requests: set[int] = attrs.field(factory=set)
+    extra_given: list[bool] = attrs.field(factory=lambda: [False, False])
+    quiet_plies: int = 0
+    result: str | None = None
+    #: name -> time by which they must reconnect
+    absent: dict[str, float] = attrs.field(factory=dict)
+    observers: set[int] = attrs.field(factory=set)
+
+    def __attrs_post_init__(self) -> None:
+        options = {
+            "size": str(self.size),
+            "halfkomi": str(self.komi),
+            "flats": str(self.flats),
+            "caps": str(self.caps),
+        }
+        self.game = new_game("tak", options)
+        self.clocks = [self.time * 1000, self.time * 1000]
+
+    # ---- facts -------------------------------------------------------------------------
+    @property
+    def players(self) -> tuple[str, str]:
+        return (self.white, self.black)
+
+    def seat_of(self, name: str) -> int:
+        return 0 if name == self.white else 1
+
+    def opponent_of(self, name: str) -> str:
+        return self.black if name == self.white else self.white
+
+    @property
+    def turn(self) -> int:
+        return len(self.moves) % 2
+
+    def info(self) -> GameInfo:
+        return GameInfo(
+            self.no,
+            self.white,
+            self.black,
+            self.size,
+            self.time,
+            self.inc,
+            self.komi,
+            self.flats,
+            self.caps,
+            self.unrated,
+            self.tournament,
+            self.trigger,
+            self.amount,
+        )
+
+    def start_line(self, name: str) -> GameStart:
+        return GameStart(
+            self.no,
+            self.size,
+            self.white,
+            self.black,
+            "white" if name == self.white else "black",
+            self.time,
+            self.inc,
+            self.komi,
+            self.flats,
+            self.caps,
+            self.unrated,
+            self.tournament,
+            self.trigger,
+            self.amount,
+            False,
+        )
+
+    # ---- clocks ------------------------------------------------------------------------
+    def remaining(self, now: float) -> tuple[int, int]:
+        """Both clocks in ms at `now` (the side to move's clock runs after ply 1)."""
+        clocks = list(self.clocks)
+        if self.started_at is not None and self.result is None:
+            clocks[self.turn] -= int((now - self.started_at) * 1000)
+        return max(0, clocks[0]), max(0, clocks[1])
+
+    def flag_deadline(self) -> float | None:
+        """When the side to move runs out of time, if its clock runs."""
+        if self.started_at is None or self.result is not None:
+            return None
+        return self.started_at + self.clocks[self.turn] / 1000
+
+    def check_flag(self, now: float) -> bool:
+        """End the game on time if the side to move has no time left."""
+        deadline = self.flag_deadline()
+        if deadline is None or now < deadline:
+            return False
+        self.clocks = list(self.remaining(now))
+        self.result = "0-1" if self.turn == 0 else "1-0"
+        return True
+
+    # ---- plies -------------------------------------------------------------------------
+    def refuse_reason(self, name: str, text: str) -> str | None:
+        """Playtak's error text for a ply this player may not make, else None."""
+        if self.result is not None:
+            return "Game is over"
+        if self.seat_of(name) != self.turn:
+            return "Not your turn"
+        try:
+            move = ServerMove.parse(text)
+        except MoveNotationError:
+            return "Invalid move"
+        squares = [move.square] + ([move.to] if move.to else [])
+        if any(FILES.index(s[0].lower()) >= self.size or int(s[1:]) > self.size for s in squares):
+            return "Out of bounds"
+        if len(self.moves) < 2:
+            if not move.is_placement:
+                return "First move should be place"
+            if move.piece:
+                return "First move should be flat"
+        if move.is_placement and _occupied(self.game, move.square):
+            return "Square not empty"
+        return None
+
+    def play(self, name: str, text: str, now: float) -> str | None:
+        """Play a ply in server notation; the error text if refused, else None."""
+        reason = self.refuse_reason(name, text)
+        if reason is not None:
+            return reason
+        move = ServerMove.parse(text)
+        try:
+            action = self.game.parse_action(move.to_ptn())
+        except GameError:
+            if move.is_placement:
+                return "You're out of capstones" if move.piece == "C" else "Invalid move"
+            try:
+                action = self.game.parse_action(move.to_ptn() + "*")
+            except GameError:
+                return "Invalid move"
+        self.game.play(action)
+        seat = self.turn
+        if self.started_at is not None:
+            self.clocks[seat] -= int((now - self.started_at) * 1000)
+        self.clocks[seat] += self.inc * 1000
+        own_moves = len(self.moves) // 2 + 1
+        if self.trigger and own_moves == self.trigger and not self.extra_given[seat]:
+            self.extra_given[seat] = True
+            self.clocks[seat] += self.amount * 1000
+        self.moves.append(move.to_text())
+        self.started_at = now
+        self.draw_offers.clear()
+        self.undo_requests.clear()
+        crush = self.game.format_action(action).endswith("*")
+        self.quiet_plies = 0 if move.is_placement or crush else self.quiet_plies + 1
+        outcome = self.game.result
+        if outcome is not None:
+            self.result = outcome.code
+        elif not move.is_placement and self.quiet_plies >= STALE_PLIES:
+            self.result = "1/2-1/2"
+        return None
+
+    def offer_draw(self, name: str) -> bool:
+        """Record a draw offer; True when both sides have now offered (a draw)."""
+        self.draw_offers.add(self.seat_of(name))
+        if len(self.draw_offers) == 2:
+            self.result = "1/2-1/2"
+            return True
+        return False
+
+    def request_undo(self, name: str) -> bool:
+        """Record an undo request; True when both agree and the last ply was taken back."""
+        self.undo_requests.add(self.seat_of(name))
+        if len(self.undo_requests) < 2 or not self.moves:
+            return False
+        self.undo_requests.clear()
+        self.game.undo()
+        self.moves.pop()
+        return True
+
+    def resign(self, name: str) -> None:
+        self.result = "0-1" if self.seat_of(name) == 0 else "1-0"
+
+    def abandon(self, quitter: str) -> None:
+        self.result = "0-1" if self.seat_of(quitter) == 0 else "1-0"
