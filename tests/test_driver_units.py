@@ -1,0 +1,169 @@
+"""Pure parts of the driver: option rules, new-game plans, go building, lines, transcripts."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from bots.base import Limits
+from tei.driver_options import (
+    OptionRefused,
+    build_go,
+    declared_games,
+    find_option,
+    normalize_value,
+    plan_new_game,
+)
+from tei.driver_process import LineSplitter
+from tei.protocol import Go, OptionDecl, SizeDecl, TeiNewGame
+from tei.transcript import Transcript, TranscriptEntry
+
+KOMI_COMBO = OptionDecl("HalfKomi", "combo", "0", vars=("0", "4"))
+KOMI_SPIN = OptionDecl("HalfKomi", "spin", "0", min=0, max=8)
+GAME = OptionDecl("Game", "combo", "tak", vars=("tak", "trike", "traxit"))
+PLAYERS = OptionDecl("Players", "spin", "2", min=2, max=4)
+
+
+def table(*decls: OptionDecl) -> dict[str, OptionDecl]:
+    return {d.name: d for d in decls}
+
+
+def test_option_names_match_case_insensitively() -> None:
+    options = table(KOMI_COMBO)
+    assert find_option(options, "halfkomi") is KOMI_COMBO
+    assert find_option(options, "Hash") is None
+
+
+@pytest.mark.parametrize(
+    ("decl", "value", "sent"),
+    [
+        (KOMI_COMBO, "4", "4"),
+        (OptionDecl("Style", "combo", "Solid", vars=("Solid", "Wild")), "wild", "Wild"),
+        (KOMI_SPIN, " 7 ", "7"),
+        (OptionDecl("Ponder", "check", "false"), "TRUE", "true"),
+        (OptionDecl("Book", "string", "<empty>"), "my book.txt", "my book.txt"),
+        (OptionDecl("Clear Hash", "button"), "", None),
+    ],
+)
+def test_values_are_normalized(decl: OptionDecl, value: str, sent: str | None) -> None:
+    assert normalize_value(decl, value) == sent
+
+
+@pytest.mark.parametrize(
+    ("decl", "value", "why"),
+    [
+        (KOMI_COMBO, "2", "not one of 0, 4"),
+        (KOMI_SPIN, "9", "maximum"),
+        (KOMI_SPIN, "-1", "minimum"),
+        (KOMI_SPIN, "four", "not an integer"),
+        (OptionDecl("Ponder", "check", "false"), "maybe", "true or false"),
+    ],
+)
+def test_values_outside_the_declaration_are_refused(decl: OptionDecl, value: str, why: str) -> None:
+    with pytest.raises(OptionRefused, match=why):
+        normalize_value(decl, value)
+
+
+def test_games_default_to_tak() -> None:
+    assert declared_games({}) == frozenset({"tak"})
+    assert declared_games(table(GAME)) == frozenset({"tak", "trike", "traxit"})
+
+
+def test_legacy_tak_plan_sends_komi_and_size() -> None:
+    plan = plan_new_game("tak", {"size": "6", "halfkomi": "4"}, table(KOMI_COMBO))
+    assert plan.settings == (("HalfKomi", "4"),)
+    assert plan.teinewgame == TeiNewGame(6)
+
+
+def test_default_sizes_per_game() -> None:
+    assert plan_new_game("tak", {}, {}).teinewgame == TeiNewGame(5)
+    assert plan_new_game("trike", {}, table(GAME)).teinewgame == TeiNewGame(13)
+    assert plan_new_game("traxit", {}, table(GAME)).teinewgame == TeiNewGame(None)
+
+
+def test_game_is_selected_first_and_variant_options_follow() -> None:
+    plan = plan_new_game("traxit", {"players": "3", "teams": "false"}, table(PLAYERS, GAME))
+    assert plan.settings == (("Game", "traxit"), ("Players", "3"))
+
+
+def test_neutral_values_need_no_option() -> None:
+    plan = plan_new_game("tak", {"halfkomi": "0", "players": "2", "shortgame": "no"}, {})
+    assert plan.settings == ()
+
+
+@pytest.mark.parametrize(
+    ("game", "rules", "options", "name"),
+    [
+        ("tak", {"halfkomi": "4"}, {}, "HalfKomi"),
+        ("tak", {"halfkomi": "2"}, table(KOMI_COMBO), "HalfKomi"),
+        ("tak", {"halfkomi": "x"}, table(KOMI_SPIN), "HalfKomi"),
+        ("trike", {}, {}, "Game"),
+        ("chess", {}, table(GAME), "Game"),
+        ("traxit", {"players": "5"}, table(GAME, PLAYERS), "Players"),
+        ("traxit", {"players": "3"}, table(GAME), "Players"),
+        ("tak", {"size": "six"}, {}, "size"),
+    ],
+)
+def test_unplayable_rules_are_refused(
+    game: str, rules: dict[str, str], options: dict[str, OptionDecl], name: str
+) -> None:
+    with pytest.raises(OptionRefused) as caught:
+        plan_new_game(game, rules, options)
+    assert caught.value.name == name
+
+
+def test_v1_engines_get_komi_in_teinewgame() -> None:
+    sizes = SizeDecl((5, 6), (0, 4))
+    plan = plan_new_game("tak", {"size": "6", "halfkomi": "4"}, table(KOMI_COMBO), sizes)
+    assert plan.settings == ()
+    assert plan.teinewgame == TeiNewGame(6, 4, v1=True)
+    with pytest.raises(OptionRefused, match="sizes"):
+        plan_new_game("tak", {"size": "7"}, {}, sizes)
+    with pytest.raises(OptionRefused, match="half-komi"):
+        plan_new_game("tak", {"size": "5", "halfkomi": "2"}, {}, sizes)
+
+
+def test_go_sends_clock_fields_and_never_negative_times() -> None:
+    go = build_go(Limits(wtime=-50, btime=3000, winc=0, binc=0), seat=0, players=2)
+    assert go == Go(wtime=0, btime=3000, winc=0, binc=0)
+    assert go.to_line() == "go wtime 0 btime 3000 winc 0 binc 0"
+
+
+def test_go_uses_what_the_caller_asks() -> None:
+    assert build_go(Limits(movetime=200), 0, 2) == Go(movetime=200)
+    assert build_go(Limits(depth=3), 1, 2) == Go(depth=3)
+    assert build_go(Limits(nodes=1000), 1, 2) == Go(nodes=1000)
+    assert build_go(Limits(), 0, 2) == Go(infinite=True)
+
+
+def test_more_than_two_seats_get_the_acting_clock_in_both_fields() -> None:
+    limits = Limits(wtime=5000, btime=7000, winc=10, binc=20)
+    assert build_go(limits, seat=1, players=3) == Go(wtime=7000, btime=7000, winc=20, binc=20)
+    assert build_go(limits, seat=2, players=3) == Go(wtime=5000, btime=5000, winc=10, binc=10)
+
+
+def test_line_splitter_handles_crlf_partial_and_bad_bytes() -> None:
+    splitter = LineSplitter(max_line=8)
+    assert splitter.feed(b"teiok\r\nread") == ["teiok"]
+    assert splitter.feed(b"yok\n\xff\n") == ["readyok", "\ufffd"]
+    assert splitter.feed(b"0123456789abcdef") == ["01234567"]
+    assert splitter.feed(b"ghij\nok\n") == ["ok"]
+    assert splitter.feed(b"tail") == []
+    assert splitter.flush() == ["tail"]
+
+
+def test_transcript_lines_round_trip_and_marks() -> None:
+    sink = io.StringIO()
+    transcript = Transcript(sink, keep=3)
+    transcript.record("My Engine", ">", "tei")
+    mark = transcript.count
+    for line in ("id name X", "teiok", "readyok"):
+        transcript.record("My Engine", "<", line)
+    assert [e.line for e in transcript.since(mark)] == ["id name X", "teiok", "readyok"]
+    assert len(transcript) == 3
+    entries = [TranscriptEntry.parse(line) for line in sink.getvalue().splitlines()]
+    assert (entries[0].engine, entries[0].direction, entries[0].line) == ("My_Engine", ">", "tei")
+    assert len(entries) == 4
+    with pytest.raises(ValueError, match="not a transcript line"):
+        TranscriptEntry.parse("hello")
