@@ -1,0 +1,108 @@
+"""`tei engine`: serve a built-in bot as a TEI engine on stdin/stdout."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import IO
+
+from bots.registry import bot_names, default_bot
+from rules.registry import GAME_NAMES
+from tei.engine import serve
+from tei.engine_state import HostConfig, HostSetupError, HostState, Send
+from tei.options_cli import add_game_options, game_options
+
+EPILOG = """\
+The engine speaks legacy TEI (what Tiltak, Taktician and racetrack speak) and accepts
+TEI v1 commands too. It declares the options Game (combo of the games served),
+HalfKomi (Tak, 0..8), Players, Teams and ShortGame (Traxit) and the options of the bots.
+A GUI selects a game with 'setoption name Game value trike' before 'teinewgame'.
+
+examples:
+  tei engine                          Tak, strongest built-in bot
+  tei engine --game trike --bot random
+  tei engine --option HalfKomi=4 --log /tmp/traffic.log
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
+    parser.add_argument(
+        "--bot",
+        metavar="NAME",
+        help="the bot to serve (default: the strongest one for each game); see --list",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a TEI option before the session starts, e.g. HalfKomi=4 (repeatable)",
+    )
+    parser.add_argument(
+        "--log", metavar="FILE", help="append all traffic to FILE ('>' received, '<' sent)"
+    )
+    parser.add_argument(
+        "--tei-v1",
+        action="store_true",
+        help="also announce TEI v1 'size ... halfkomi ...' lines (v1 commands are always read)",
+    )
+    parser.add_argument(
+        "--name", default="tei-host", help="engine name for 'id name' (default: tei-host)"
+    )
+    parser.add_argument(
+        "--list", action="store_true", help="list the games and bots available and exit"
+    )
+    add_game_options(parser)
+
+
+def _list() -> int:
+    for game in GAME_NAMES:
+        try:
+            names = bot_names(game)
+        except Exception:  # a game whose bots cannot be looked up
+            names = []
+        default = default_bot(game) if names else "-"
+        print(f"{game}: {' '.join(names) or '(none)'} (default: {default})")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.list:
+        return _list()
+    config = HostConfig(
+        game=args.game,
+        bot=args.bot,
+        rules=game_options(args),
+        tei_v1=args.tei_v1,
+        name=args.name,
+    )
+    try:
+        state = HostState(config)
+    except HostSetupError as exc:
+        print(f"tei engine: {exc}", file=sys.stderr)
+        return 2
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            print(f"tei engine: --option {item!r} is not NAME=VALUE", file=sys.stderr)
+            return 2
+        for effect in state.on_line(f"setoption name {name.strip()} value {value}", 0.0):
+            if isinstance(effect, Send):
+                print(f"tei engine: --option {item!r}: {effect.line}", file=sys.stderr)
+                return 2
+    out = sys.stdout.buffer
+    sys.stdout = sys.stderr  # nothing but protocol lines may reach the real stdout
+    log: IO[str] | None = None
+    if args.log:
+        try:
+            log = open(args.log, "a", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            print(f"tei engine: cannot open log {args.log!r}: {exc}", file=sys.stderr)
+            return 2
+    try:
+        return serve(state, sys.stdin.buffer, out, log)
+    finally:
+        if log is not None:
+            log.close()

@@ -1,0 +1,505 @@
+"""The engine host as a sans-IO state machine.
+
+`HostState` takes what happens (a line from the GUI, a report or a result from the bot's
+worker, the passing of time) and answers with effects for the I/O loop to carry out:
+`Send` a line, `StartSearch` in a worker, `StopSearch` (set the bot's stop flag), `Exit`.
+It never blocks, never reads a clock (times come in as `now`, seconds) and never raises
+on input: every bad line becomes an `info string error: ...` line.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from bots import base
+from bots.base import Bot, Limits
+from bots.registry import default_bot, make_bot
+from rules.game import Game
+from rules.registry import GAME_NAMES, game_class
+from tei import protocol as p
+from tei.engine_options import HostOption, OptionValueError, from_bot_option, game_options
+
+AUTHOR = "the tei-host authors"
+#: Tak board sizes and half-komi values announced in TEI v1 `size` lines
+V1_SIZES = (3, 4, 5, 6, 7, 8)
+V1_HALFKOMIS = tuple(range(9))
+
+
+class HostSetupError(ValueError):
+    """The host cannot serve what it was asked to (no such game or bot)."""
+
+
+@attrs.frozen
+class HostConfig:
+    """How a host is set up; `rules` are rules options for `game` from the command line."""
+
+    game: str = "tak"
+    bot: str | None = None
+    rules: Mapping[str, str] = attrs.field(factory=dict)
+    #: games to offer; None = every game whose core imports and has the bot
+    games: tuple[str, ...] | None = None
+    tei_v1: bool = False
+    #: seconds a bot gets to answer after `stop` before the host answers for it
+    stop_grace: float = 0.05
+    name: str = "tei-host"
+
+
+@attrs.frozen
+class Send:
+    line: str
+
+
+@attrs.frozen
+class StartSearch:
+    search_id: int
+    bot: Bot
+    game: Game[Any]
+    limits: Limits
+
+
+@attrs.frozen
+class StopSearch:
+    search_id: int
+
+
+@attrs.frozen
+class Exit:
+    pass
+
+
+Effect = Send | StartSearch | StopSearch | Exit
+
+
+@attrs.define
+class _Search:
+    id: int
+    root: Game[Any]
+    started: float
+    soft: float | None
+    hard: float | None
+    held: bool
+    stopped: bool = False
+    answer: str | None = None
+    last_pv: str | None = None
+
+
+def _error(text: str) -> Send:
+    return Send(p.Info(string=f"error: {text}").to_line())
+
+
+def search_deadlines(limits: Limits, seat: int) -> tuple[float | None, float | None]:
+    """(soft, hard) seconds after `go`: at soft the stop flag is set, at hard the host
+    answers itself. None when only `stop`, depth or nodes end the search."""
+    budget = limits.budget_ms(seat)
+    if budget is None:
+        return None, None
+    soft = budget * 0.95
+    hard = budget + min(budget * 0.2, 100.0)
+    if limits.movetime is not None:
+        hard = min(hard, limits.movetime * 0.99)
+    return soft / 1000.0, max(soft, hard) / 1000.0
+
+
+def _limits(go: p.Go) -> Limits:
+    return Limits(
+        wtime=go.wtime,
+        btime=go.btime,
+        winc=go.winc,
+        binc=go.binc,
+        movestogo=go.movestogo,
+        depth=go.depth,
+        nodes=go.nodes,
+        movetime=go.movetime,
+        infinite=go.infinite,
+    )
+
+
+def load_bot(game: str, name: str) -> Bot:
+    """A new bot: a built-in one by name, or `module:Class` naming any Bot subclass."""
+    if ":" not in name:
+        return make_bot(game, name)
+    module_name, _, attr = name.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot load bot {name!r}: {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        raise ValueError(f"{name!r} is not a Bot class")
+    if cls.games and game not in cls.games:
+        raise ValueError(f"bot {name!r} does not play {game}")
+    bot: Bot = cls()
+    return bot
+
+
+def _importable(name: str) -> bool:
+    try:
+        game_class(name)
+    except ImportError:
+        return False
+    return True
+
+
+class HostState:
+    """One TEI session of the engine host (see the module docstring)."""
+
+    def __init__(
+        self,
+        config: HostConfig,
+        *,
+        game_factory: Callable[[str], type[Game[Any]]] = game_class,
+        bot_factory: Callable[[str, str], Bot] | None = None,
+    ) -> None:
+        self.config = config
+        self._game_class = game_factory
+        make = bot_factory or load_bot
+        candidates = config.games if config.games is not None else GAME_NAMES
+        self.bots: dict[str, Bot] = {}
+        problems: dict[str, str] = {}
+        for game in candidates:
+            if config.games is None and not _importable(game):
+                problems[game] = "its rules core is not available"
+                continue
+            try:
+                self.bots[game] = make(game, config.bot or default_bot(game))
+            except (ValueError, ImportError) as exc:
+                problems[game] = str(exc)
+        if config.game not in self.bots:
+            why = problems.get(config.game, "unknown game")
+            offered = ", ".join(self.bots) or "none"
+            raise HostSetupError(
+                f"cannot serve game {config.game!r} with bot {config.bot or 'default'!r}: "
+                f"{why} (games available: {offered})"
+            )
+        rules = config.rules
+        self.options: list[HostOption] = game_options(
+            self.bots,
+            config.game,
+            halfkomi=int(rules.get("halfkomi", "0")) if config.game == "tak" else 0,
+            players=int(rules.get("players", "2")) if config.game == "traxit" else 2,
+            teams=rules.get("teams", "false").lower() == "true",
+            short=rules.get("shortgame", "false").lower() == "true",
+        )
+        own = {o.name.lower() for o in self.options}
+        for bot in self.bots.values():
+            for bot_option in bot.options:
+                if bot_option.name.lower() not in own:
+                    own.add(bot_option.name.lower())
+                    self.options.append(from_bot_option(bot_option))
+        self.values: dict[str, str] = {o.name.lower(): o.decl.default or "" for o in self.options}
+        self.size: int | None = None
+        self.game: Game[Any] | None = None
+        self._position_key: tuple[Any, ...] | None = None
+        self.search: _Search | None = None
+        self._next_id = 0
+
+    # ---- queries -------------------------------------------------------------------------
+    @property
+    def game_name(self) -> str:
+        return self.values["game"]
+
+    @property
+    def bot(self) -> Bot:
+        return self.bots[self.game_name]
+
+    def next_deadline(self) -> float | None:
+        """When `on_time` must next be called (monotonic seconds), if ever."""
+        s = self.search
+        if s is None:
+            return None
+        times = [t for t in (None if s.stopped else s.soft, s.hard) if t is not None]
+        return min(times) if times else None
+
+    def rules_options(self) -> dict[str, str]:
+        """The rules options of the selected game, from the command line and TEI."""
+        game = self.game_name
+        opts: dict[str, str] = dict(self.config.rules) if game == self.config.game else {}
+        if game == "tak":
+            opts["halfkomi"] = self.values["halfkomi"]
+        if game != "traxit" and self.size is not None:
+            opts["size"] = str(self.size)
+        if game == "traxit":
+            opts["players"] = self.values["players"]
+            for key in ("teams", "shortgame"):
+                if self.values[key] == "true":
+                    opts[key] = "true"
+                else:
+                    opts.pop(key, None)
+        return opts
+
+    # ---- events --------------------------------------------------------------------------
+    def on_line(self, line: str, now: float) -> list[Effect]:
+        """A line from the GUI."""
+        try:
+            message = p.parse_gui_line(line)
+        except p.ProtocolError as exc:
+            return [_error(str(exc))]
+        match message:
+            case p.Unknown(line=""):
+                return []
+            case p.Unknown(line=text):
+                return [_error(f"unknown command {text.split()[0]!r}")]
+            case p.Tei():
+                return self._handshake()
+            case p.IsReady():
+                return [Send(p.ReadyOk().to_line())]
+            case p.SetOption(name=name, value=value):
+                return self._setoption(name, value)
+            case p.TeiNewGame():
+                return self._newgame(message)
+            case p.Position(position=position, moves=moves):
+                return self._position(position, moves)
+            case p.Go():
+                return self._go(message, now)
+            case p.Stop():
+                return self._stop(now)
+            case p.Quit():
+                out: list[Effect] = []
+                if self.search is not None:
+                    out.append(StopSearch(self.search.id))
+                    self.search = None
+                return [*out, Exit()]
+        return []  # pragma: no cover - every message type is matched above
+
+    def on_eof(self) -> list[Effect]:
+        """stdin closed: stop any search and exit."""
+        return self.on_line("quit", 0.0)
+
+    def on_info(self, search_id: int, info: base.Info, now: float) -> list[Effect]:
+        """A progress report of the bot's search."""
+        s = self.search
+        if s is None or s.id != search_id or s.answer is not None:
+            return []
+        if info.pv:
+            s.last_pv = info.pv[0]
+        elapsed = max(0, round((now - s.started) * 1000))
+        score: p.Score | None = None
+        if info.score_cp is not None:
+            score = p.Score("cp", info.score_cp)
+        elif info.solved is not None:
+            score = p.Score("solved", None, info.solved)
+        numbers = any(v is not None for v in (info.depth, info.nodes, info.score_cp, info.solved))
+        time_ms = info.time_ms if info.time_ms is not None else elapsed
+        nps = info.nps
+        if nps is None and info.nodes is not None and time_ms > 0:
+            nps = info.nodes * 1000 // time_ms
+        line = p.Info(
+            depth=info.depth,
+            seldepth=info.seldepth,
+            score=score,
+            nodes=info.nodes,
+            nps=nps,
+            time=time_ms if numbers or info.pv else None,
+            pv=info.pv,
+            string=info.string,
+        ).to_line()
+        return [Send(line)] if line != "info" else []
+
+    def on_result(
+        self, search_id: int, action: Any, error: BaseException | None, now: float
+    ) -> list[Effect]:
+        """The bot's think returned `action` (or raised `error`)."""
+        s = self.search
+        if s is None or s.id != search_id or s.answer is not None:
+            return []
+        if error is not None:
+            return [_error(f"bot failed: {error}"), *self._fallback()]
+        try:
+            text = s.root.format_action(action)
+            s.root.parse_action(text)
+        except Exception as exc:
+            return [_error(f"bot returned an illegal action ({exc})"), *self._fallback()]
+        if s.held and not s.stopped:
+            s.answer = text
+            return []
+        return self._answer(text)
+
+    def on_time(self, now: float) -> list[Effect]:
+        """Time passed: stop a search at its soft deadline, answer for it at the hard one."""
+        s = self.search
+        if s is None:
+            return []
+        out: list[Effect] = []
+        if not s.stopped and s.soft is not None and now >= s.soft:
+            s.stopped = True
+            out.append(StopSearch(s.id))
+        if s.hard is not None and now >= s.hard:
+            out += [
+                Send(p.Info(string="the bot overran its time; answering for it").to_line()),
+                *self._fallback(),
+            ]
+        return out
+
+    # ---- commands ------------------------------------------------------------------------
+    def _handshake(self) -> list[Effect]:
+        out: list[Effect] = [
+            Send(p.Id("name", f"{self.config.name} {self.bot.name}").to_line()),
+            Send(p.Id("author", AUTHOR).to_line()),
+        ]
+        for option in self.options:
+            decl = option.decl
+            if decl.type != "button":
+                decl = attrs.evolve(decl, default=self.values[option.name.lower()])
+            out.append(Send(decl.to_line()))
+        if self.config.tei_v1 and "tak" in self.bots:
+            out.append(Send(p.SizeDecl(V1_SIZES, V1_HALFKOMIS).to_line()))
+        return [*out, Send(p.TeiOk().to_line())]
+
+    def _find_option(self, name: str) -> HostOption | None:
+        return next((o for o in self.options if o.name.lower() == name.strip().lower()), None)
+
+    def _setoption(self, name: str, value: str | None) -> list[Effect]:
+        option = self._find_option(name)
+        if option is None:
+            return [_error(f"unknown option {name!r}")]
+        try:
+            checked = option.check(value)
+        except OptionValueError as exc:
+            return [_error(str(exc))]
+        key = option.name.lower()
+        self.values[key] = checked
+        if key == "game":
+            self.game = None
+            self._position_key = None
+        elif key not in ("halfkomi", "players", "teams", "shortgame"):
+            for bot in self.bots.values():
+                if any(o.name.lower() == key for o in bot.options):
+                    try:
+                        bot.set_option(option.name, checked)
+                    except Exception as exc:
+                        return [_error(f"bot rejected option {option.name!r}: {exc}")]
+        return []
+
+    def _newgame(self, message: p.TeiNewGame) -> list[Effect]:
+        if message.size is not None:
+            self.size = message.size
+        if message.halfkomi is not None:
+            if not 0 <= message.halfkomi <= 8:
+                return [_error(f"halfkomi {message.halfkomi} is outside 0..8")]
+            self.values["halfkomi"] = str(message.halfkomi)
+        self.game = None
+        self._position_key = None
+        try:
+            self.bot.new_game()
+        except Exception as exc:
+            return [_error(f"bot failed to start a new game: {exc}")]
+        try:
+            self._game_class(self.game_name).new(self.rules_options())
+        except Exception as exc:
+            return [_error(f"teinewgame: {exc}")]
+        return []
+
+    def _position(self, position: str | None, moves: tuple[str, ...]) -> list[Effect]:
+        options = self.rules_options()
+        key = (self.game_name, tuple(sorted(options.items())), position)
+        old = self._position_key
+        if (
+            self.game is not None
+            and old is not None
+            and old[:3] == key
+            and moves[: len(old[3])] == old[3]
+        ):
+            game, todo = self.game, moves[len(old[3]) :]
+        else:
+            self.game = None
+            self._position_key = None
+            try:
+                cls = self._game_class(self.game_name)
+                if position is None:
+                    game = cls.new(options)
+                else:
+                    options.pop("size", None)
+                    game = cls.from_position_string(position, options)
+            except Exception as exc:
+                return [_error(f"position: {exc}")]
+            todo = moves
+        done = len(moves) - len(todo)
+        for index, move in enumerate(todo, start=done + 1):
+            try:
+                game.play_text(move)
+            except Exception as exc:
+                self.game = None
+                self._position_key = None
+                return [_error(f"position: move {index} {move!r}: {exc}")]
+        self.game = game
+        self._position_key = (*key, moves)
+        return []
+
+    def _go(self, go: p.Go, now: float) -> list[Effect]:
+        if self.search is not None:
+            return [_error("go while a search is running; send stop first")]
+        out: list[Effect] = []
+        if go.skipped:
+            out.append(Send(p.Info(string=f"ignored go words: {' '.join(go.skipped)}").to_line()))
+        game = self.game
+        if game is None:
+            return [*out, _error("go without a valid position"), Send("bestmove --")]
+        try:
+            result = game.result
+        except Exception as exc:
+            return [*out, _error(f"go: {exc}"), Send("bestmove --")]
+        if result is not None:
+            return [*out, _error(f"go: the game is over ({result.code})"), Send("bestmove --")]
+        limits = _limits(go)
+        seat = game.turn
+        soft, hard = search_deadlines(limits, seat)
+        held = limits.infinite or (soft is None and limits.depth is None and limits.nodes is None)
+        if held and not limits.infinite:
+            limits = attrs.evolve(limits, infinite=True)
+        self._next_id += 1
+        self.search = _Search(
+            id=self._next_id,
+            root=game.copy(),
+            started=now,
+            soft=None if soft is None else now + soft,
+            hard=None if hard is None else now + hard,
+            held=held,
+        )
+        return [*out, StartSearch(self._next_id, self.bot, game.copy(), limits)]
+
+    def _stop(self, now: float) -> list[Effect]:
+        s = self.search
+        if s is None:
+            return []
+        if s.answer is not None:
+            return self._answer(s.answer)
+        out: list[Effect] = []
+        if not s.stopped:
+            s.stopped = True
+            out.append(StopSearch(s.id))
+        deadline = now + self.config.stop_grace
+        s.hard = deadline if s.hard is None else min(s.hard, deadline)
+        return out
+
+    # ---- answers -------------------------------------------------------------------------
+    def _answer(self, text: str) -> list[Effect]:
+        s = self.search
+        self.search = None
+        out: list[Effect] = []
+        if s is not None and not s.stopped:
+            out.append(StopSearch(s.id))
+        return [*out, Send(p.BestMove(text).to_line())]
+
+    def _fallback(self) -> list[Effect]:
+        """Answer for a bot that failed or overran: its last pv move if legal, else the
+        first legal action."""
+        s = self.search
+        assert s is not None
+        if s.last_pv is not None:
+            try:
+                s.root.parse_action(s.last_pv)
+                return self._answer(s.last_pv)
+            except Exception:
+                pass
+        try:
+            actions = s.root.legal()
+            text = s.root.format_action(actions[0]) if actions else None
+        except Exception:
+            text = None
+        if text is None:
+            self.search = None
+            return [Send(p.BestMove(None).to_line())]
+        return self._answer(text)

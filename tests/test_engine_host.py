@@ -1,0 +1,342 @@
+"""`tei engine` as a real subprocess, driven by scripted transcripts.
+
+The misbehaving bots below are served with `--bot test_engine_host:ClassName` (this
+directory is put on the subprocess's PYTHONPATH).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from bots.base import Bot, Info, Limits, Report
+from rules.game import Game
+from rules.registry import game_class
+
+HERE = Path(__file__).resolve().parent
+WAIT = 20.0  # generous liveness limit; a hung host fails the test instead of blocking it
+
+
+# ---- bots that misbehave on purpose ----------------------------------------------------
+
+
+class SleepyBot(Bot):
+    """Ignores the stop flag and thinks for a long time."""
+
+    name: ClassVar[str] = "sleepy"
+
+    def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
+        report(Info(depth=1, pv=(game.format_action(game.legal()[-1]),)))
+        time.sleep(60)
+        return game.legal()[0]
+
+
+class PatientBot(Bot):
+    """Reports progress until the stop flag is set, then answers."""
+
+    name: ClassVar[str] = "patient"
+
+    def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
+        action = game.legal()[0]
+        depth = 0
+        while not stop.wait(0.02):
+            depth += 1
+            if depth <= 3:
+                report(Info(depth=depth, score_cp=depth, nodes=10 * depth, pv=(str(action),)))
+        return action
+
+
+class CrashBot(Bot):
+    name: ClassVar[str] = "crash"
+
+    def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
+        raise RuntimeError("the bot fell over")
+
+
+class GarbageBot(Bot):
+    name: ClassVar[str] = "garbage"
+
+    def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
+        print("a bot that prints to stdout must not corrupt the protocol")
+        return object()
+
+
+# ---- a driver for the subprocess -------------------------------------------------------
+
+
+class Host:
+    def __init__(self, *args: str) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")])
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tei", "engine", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+            env=env,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, *lines: str) -> None:
+        assert self.proc.stdin is not None
+        for line in lines:
+            self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def expect(self, match: Callable[[str], bool] | str) -> list[str]:
+        """Lines up to and including the first that matches (a prefix or a predicate)."""
+        test = match if callable(match) else (lambda line: line.startswith(match))
+        got: list[str] = []
+        end = time.monotonic() + WAIT
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, end - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no line matching {match!r}; got {got}") from None
+            if line is None:
+                raise AssertionError(f"engine exited before {match!r}; got {got}")
+            got.append(line)
+            self.seen.append(line)
+            if test(line):
+                return got
+
+    def handshake(self) -> list[str]:
+        self.send("tei")
+        return self.expect("teiok")
+
+    def ping(self) -> list[str]:
+        self.send("isready")
+        return self.expect("readyok")
+
+    def wait_exit(self) -> int:
+        return self.proc.wait(timeout=WAIT)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            with contextlib.suppress(BrokenPipeError, ValueError):
+                self.send("quit")
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+@pytest.fixture
+def host() -> Iterator[Callable[..., Host]]:
+    started: list[Host] = []
+
+    def start(*args: str) -> Host:
+        h = Host(*args)
+        started.append(h)
+        return h
+
+    yield start
+    for h in started:
+        h.close()
+
+
+def bestmove(lines: list[str]) -> str:
+    assert lines[-1].startswith("bestmove ")
+    return lines[-1].split()[1]
+
+
+#: a game per name with a start size and a few legal moves from its start position
+GAMES: dict[str, tuple[str, list[str]]] = {
+    "trike": ("7", ["d2", "swap", "c3"]),
+}
+
+
+def legal_after(game: str, size: str, moves: list[str], answer: str) -> bool:
+    options = {"size": size} if game != "traxit" else {}
+    g = game_class(game).new(options)
+    g.play_all(moves)
+    try:
+        g.parse_action(answer)
+    except ValueError:
+        return False
+    return True
+
+
+# ---- the tests ----------------------------------------------------------------------------
+
+
+def test_handshake_lists_options_and_ends_with_teiok(host: Callable[..., Host]) -> None:
+    h = host("--game", "trike", "--bot", "random")
+    lines = h.handshake()
+    assert lines[0] == "id name tei-host random"
+    assert lines[1].startswith("id author ")
+    assert any(line.startswith("option name Game type combo default trike") for line in lines)
+    assert "option name Seed type spin default 0 min 0 max 2147483647" in lines
+    assert not any(line.startswith("size ") for line in lines)
+    h.send("quit")
+    assert h.wait_exit() == 0
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_racetrack_style_session(host: Callable[..., Host], game: str) -> None:
+    size, moves = GAMES[game]
+    h = host("--game", game, "--bot", "random")
+    h.handshake()
+    h.ping()
+    h.send(f"teinewgame {size}")
+    h.ping()
+    h.send("position startpos moves ", "go wtime 5000 btime 5000 winc 100 binc 100")
+    first = bestmove(h.expect("bestmove"))
+    assert legal_after(game, size, [], first)
+    for n in range(1, len(moves) + 1):
+        h.send(f"position startpos moves {' '.join(moves[:n])}")
+        h.send("go wtime 4000 btime 3000 winc 100 binc 100")
+        assert legal_after(game, size, moves[:n], bestmove(h.expect("bestmove")))
+    h.send("quit")
+    assert h.wait_exit() == 0
+
+
+def test_isready_answered_and_quit_honoured_while_a_bot_sleeps(host: Callable[..., Host]) -> None:
+    h = host("--game", "trike", "--bot", "test_engine_host:SleepyBot")
+    h.handshake()
+    h.send("teinewgame 7", "position startpos", "go infinite")
+    lines = h.ping()
+    assert not any(line.startswith("bestmove") for line in lines)
+    h.send("quit")
+    assert h.wait_exit() == 0
+
+
+def test_stop_answers_for_a_bot_that_ignores_it(host: Callable[..., Host]) -> None:
+    h = host("--game", "trike", "--bot", "test_engine_host:SleepyBot")
+    h.handshake()
+    h.send("teinewgame 7", "position startpos moves d2", "go infinite")
+    h.expect("info depth 1")
+    h.send("stop")
+    answer = bestmove(h.expect("bestmove"))
+    assert legal_after("trike", "7", ["d2"], answer)
+    h.ping()
+
+
+def test_movetime_is_enforced_on_a_bot_that_ignores_it(host: Callable[..., Host]) -> None:
+    h = host("--game", "trike", "--bot", "test_engine_host:SleepyBot")
+    h.handshake()
+    h.send("teinewgame 7", "position startpos moves d2 c3", "go movetime 200")
+    lines = h.expect("bestmove")
+    assert legal_after("trike", "7", ["d2", "c3"], bestmove(lines))
+    # the next search waits for the sleeping bot; the host still answers in time
+    h.send("go wtime 400 btime 400")
+    assert legal_after("trike", "7", ["d2", "c3"], bestmove(h.expect("bestmove")))
+
+
+def test_infinite_search_streams_info_until_stop(host: Callable[..., Host]) -> None:
+    h = host("--game", "trike", "--bot", "test_engine_host:PatientBot")
+    h.handshake()
+    h.send("teinewgame 7", "position startpos moves d2", "go")
+    h.expect("info depth 3")
+    h.ping()
+    h.send("stop")
+    lines = h.expect("bestmove")
+    assert legal_after("trike", "7", ["d2"], bestmove(lines))
+    infos = [line for line in h.seen if line.startswith("info depth")]
+    assert infos[0].startswith("info depth 1 score cp 1 nodes 10")
+    assert all(" time " in line and " pv " in line for line in infos)
+
+
+def test_crashing_and_garbage_bots_still_give_a_legal_move(host: Callable[..., Host]) -> None:
+    for bot in ("CrashBot", "GarbageBot"):
+        h = host("--game", "trike", "--bot", f"test_engine_host:{bot}")
+        h.handshake()
+        h.send("teinewgame 7", "position startpos moves d2", "go movetime 1000")
+        lines = h.expect("bestmove")
+        assert any(line.startswith("info string error: bot") for line in lines)
+        assert legal_after("trike", "7", ["d2"], bestmove(lines))
+        assert all(line.split()[0] in ("info", "bestmove") for line in lines)
+
+
+def test_bad_input_never_kills_the_host(host: Callable[..., Host]) -> None:
+    h = host("--game", "trike", "--bot", "random")
+    h.handshake()
+    bad = [
+        "go movetime 100",  # before any position
+        "xyzzy plugh",
+        "setoption name NoSuchOption value 3",
+        "setoption name Players value 9",
+        "setoption name Game value chess",
+        "position startpos moves d2 zz9",
+        "position tps not-a-position",
+        "go depth many",
+        "teinewgame seven",
+    ]
+    for line in bad:
+        h.send(line)
+        got = h.ping()
+        errors = [g for g in got if g.startswith("info string error: ")]
+        assert len(errors) == 1, (line, got)
+    h.send("position startpos moves d2 zz9", "go movetime 50")
+    assert h.expect("bestmove")[-1] == "bestmove --"
+    h.send("\x00\x01 garbage \udcff".encode("utf-8", "surrogatepass").decode("latin-1"))
+    h.ping()
+    h.send("stop")  # no search: ignored
+    assert h.ping() == ["readyok"]
+
+
+def test_end_of_input_exits_cleanly(host: Callable[..., Host]) -> None:
+    h = host("--game", "trike", "--bot", "test_engine_host:SleepyBot")
+    h.handshake()
+    h.send("teinewgame 7", "position startpos", "go infinite")
+    assert h.proc.stdin is not None
+    h.proc.stdin.close()
+    assert h.wait_exit() == 0
+
+
+def test_options_from_the_command_line_and_log(host: Callable[..., Host], tmp_path: Path) -> None:
+    log = tmp_path / "traffic.log"
+    h = host("--game", "trike", "--bot", "random", "--option", "Seed=7", "--log", str(log))
+    lines = h.handshake()
+    assert "option name Seed type spin default 7 min 0 max 2147483647" in lines
+    h.send("quit")
+    assert h.wait_exit() == 0
+    text = log.read_text().splitlines()
+    assert text[0].endswith(" > tei")
+    assert any(line.endswith(" < teiok") for line in text)
+    assert text[-1].endswith(" > quit")
+
+
+def test_bad_command_line_is_refused() -> None:
+    for args in (["--bot", "nosuchbot"], ["--option", "Nope=1"], ["--option", "HalfKomi"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "tei", "engine", "--game", "trike", *args],
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+            stdin=subprocess.DEVNULL,
+        )
+        assert done.returncode == 2
+        assert "tei engine:" in done.stderr
+
+
+def test_help_lists_every_option() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tei", "engine", "--help"], capture_output=True, text=True
+    )
+    for flag in ("--bot", "--option", "--log", "--tei-v1", "--game", "--list"):
+        assert flag in done.stdout

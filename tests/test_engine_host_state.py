@@ -1,0 +1,373 @@
+"""The engine host's sans-IO state machine, driven with a toy game and toy bots."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any, ClassVar, Self
+
+import pytest
+
+from bots.base import Bot, BotOption, Info, Limits, Report
+from rules.game import Game, GameError, IllegalAction, NotationError, Options, Outcome
+from tei.engine_state import (
+    Exit,
+    HostConfig,
+    HostSetupError,
+    HostState,
+    Send,
+    StartSearch,
+    StopSearch,
+    search_deadlines,
+)
+
+
+class CountGame(Game[int]):
+    """Players add 1 or 2 to a total in turn; who reaches the target (option size) wins."""
+
+    name = "count"
+
+    def __init__(self, target: int, total: int = 0, first: int = 0) -> None:
+        self.target = target
+        self.total = total
+        self.first = first
+        self._history: list[int] = []
+
+    @classmethod
+    def new(cls, options: Options | None = None) -> Self:
+        options = options or {}
+        target = int(options.get("size", "10"))
+        if target < 1:
+            raise GameError(f"bad size {target}")
+        return cls(target)
+
+    @classmethod
+    def from_position_string(cls, text: str, options: Options | None = None) -> Self:
+        try:
+            total, target, turn = (int(part) for part in text.split("/"))
+        except ValueError:
+            raise NotationError(f"bad count position {text!r}") from None
+        game = cls(target, total, turn)
+        game.start_position = text
+        return game
+
+    def copy(self) -> Self:
+        other = type(self)(self.target, self.total, self.first)
+        other._history = list(self._history)
+        other.start_position = self.start_position
+        return other
+
+    @property
+    def players(self) -> int:
+        return 2
+
+    @property
+    def turn(self) -> int:
+        return (self.first + len(self._history)) % 2
+
+    @property
+    def result(self) -> Outcome | None:
+        if self.total < self.target:
+            return None
+        return Outcome(winners=(1 - self.turn,), code="won", reason="count")
+
+    @property
+    def history(self) -> Sequence[int]:
+        return tuple(self._history)
+
+    def position_string(self) -> str:
+        return f"{self.total}/{self.target}/{self.turn}"
+
+    def legal(self) -> list[int]:
+        return [] if self.result is not None else [1, 2]
+
+    def play(self, action: int) -> None:
+        if action not in self.legal():
+            raise IllegalAction(f"cannot add {action}")
+        self.total += action
+        self._history.append(action)
+
+    def undo(self) -> int:
+        action = self._history.pop()
+        self.total -= action
+        return action
+
+    def parse_action(self, text: str) -> int:
+        if text not in ("1", "2", "3"):
+            raise NotationError(f"bad count action {text!r}")
+        action = int(text)
+        if action not in self.legal():
+            raise IllegalAction(f"cannot add {text}")
+        return action
+
+    def format_action(self, action: int) -> str:
+        return str(action)
+
+
+class TwoBot(Bot):
+    name: ClassVar[str] = "two"
+    games: ClassVar[tuple[str, ...]] = ("count",)
+    options: ClassVar[tuple[BotOption, ...]] = (
+        BotOption("Style", "combo", default="calm", choices=("calm", "wild")),
+        BotOption("Reset", "button"),
+    )
+    new_games = 0
+
+    def new_game(self) -> None:
+        TwoBot.new_games += 1
+
+    def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
+        return 2
+
+
+def make_state(**config: Any) -> HostState:
+    cfg = HostConfig(game="count", games=("count",), stop_grace=0.05, **config)
+    return HostState(
+        cfg,
+        game_factory=lambda name: CountGame,
+        bot_factory=lambda game, name: TwoBot(),
+    )
+
+
+def lines(effects: Sequence[object]) -> list[str]:
+    return [e.line for e in effects if isinstance(e, Send)]
+
+
+def start(effects: Sequence[object]) -> StartSearch:
+    found = [e for e in effects if isinstance(e, StartSearch)]
+    assert len(found) == 1, effects
+    return found[0]
+
+
+def test_handshake_declares_game_and_bot_options() -> None:
+    state = make_state()
+    out = lines(state.on_line("tei", 0.0))
+    assert out[0] == "id name tei-host two"
+    assert out[1].startswith("id author ")
+    assert "option name Game type combo default count var count" in out
+    assert "option name Style type combo default calm var calm var wild" in out
+    assert "option name Reset type button" in out
+    assert out[-1] == "teiok"
+    assert not any(line.startswith("size") for line in out)
+
+
+def test_halfkomi_and_traxit_options_follow_the_games() -> None:
+    cfg = HostConfig(game="tak", games=("tak", "traxit"), rules={"halfkomi": "4"})
+    state = HostState(cfg, game_factory=lambda n: CountGame, bot_factory=lambda g, n: TwoBot())
+    out = lines(state.on_line("tei", 0.0))
+    assert "option name HalfKomi type spin default 4 min 0 max 8" in out
+    assert "option name Players type spin default 2 min 2 max 4" in out
+    assert "option name Teams type check default false" in out
+    assert "option name ShortGame type check default false" in out
+
+
+def test_tei_v1_size_line_only_on_request() -> None:
+    cfg = HostConfig(game="tak", games=("tak",), tei_v1=True)
+    state = HostState(cfg, game_factory=lambda n: CountGame, bot_factory=lambda g, n: TwoBot())
+    out = lines(state.on_line("tei", 0.0))
+    assert "size 3 4 5 6 7 8 halfkomi 0 1 2 3 4 5 6 7 8" in out
+    assert out.index("size 3 4 5 6 7 8 halfkomi 0 1 2 3 4 5 6 7 8") < out.index("teiok")
+
+
+def test_isready_and_empty_lines() -> None:
+    state = make_state()
+    assert lines(state.on_line("isready", 0.0)) == ["readyok"]
+    assert state.on_line("   ", 0.0) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        ("frobnicate now", "unknown command 'frobnicate'"),
+        ("go depth deep", "'go depth deep'"),
+        ("setoption name Nope value 1", "unknown option 'Nope'"),
+        ("setoption name Style value loud", "loud"),
+        ("setoption name Game value chess", "chess"),
+        ("position tps nonsense", "nonsense"),
+        ("position startpos moves 1 7", "move 2 '7'"),
+        ("teinewgame 0", "bad size 0"),
+    ],
+)
+def test_bad_input_gives_one_error_line(line: str, fragment: str) -> None:
+    state = make_state()
+    out = lines(state.on_line(line, 0.0))
+    assert len(out) == 1
+    assert out[0].startswith("info string error: ") and fragment in out[0]
+
+
+def test_go_before_position_answers_no_move() -> None:
+    state = make_state()
+    out = lines(state.on_line("go movetime 100", 0.0))
+    assert out == ["info string error: go without a valid position", "bestmove --"]
+    assert state.search is None
+
+
+def test_illegal_move_in_position_invalidates_it() -> None:
+    state = make_state()
+    assert state.on_line("position startpos moves 1", 0.0) == []
+    out = lines(state.on_line("position startpos moves 1 1 x", 0.0))
+    assert "move 3 'x'" in out[0]
+    assert lines(state.on_line("go", 0.0))[-1] == "bestmove --"
+
+
+def test_go_on_finished_game() -> None:
+    state = make_state()
+    state.on_line("teinewgame 3", 0.0)
+    state.on_line("position startpos moves 2 1", 0.0)
+    out = lines(state.on_line("go movetime 10", 0.0))
+    assert out == ["info string error: go: the game is over (won)", "bestmove --"]
+
+
+def test_teinewgame_sets_size_and_calls_new_game() -> None:
+    state = make_state()
+    before = TwoBot.new_games
+    assert state.on_line("teinewgame 4", 0.0) == []
+    assert TwoBot.new_games == before + 1
+    state.on_line("position startpos moves 2", 0.0)
+    assert state.game is not None and state.game.target == 4  # type: ignore[attr-defined]
+    state.on_line("teinewgame size 7 halfkomi 2", 0.0)
+    state.on_line("position startpos", 0.0)
+    assert state.game.target == 7  # type: ignore[attr-defined]
+
+
+def test_position_from_string_and_incremental_moves() -> None:
+    state = make_state()
+    state.on_line("position tps 5/9/1 moves 1", 0.0)
+    assert state.game is not None and state.game.position_string() == "6/9/0"
+    first = state.game
+    state.on_line("position tps 5/9/1 moves 1 2", 0.0)
+    assert state.game is first and state.game.position_string() == "8/9/1"
+    state.on_line("position tps 5/9/1 moves 2", 0.0)
+    assert state.game is not first and state.game.position_string() == "7/9/0"
+
+
+def test_search_with_movetime_answers_the_bots_move() -> None:
+    state = make_state()
+    state.on_line("position startpos moves 1", 0.0)
+    effect = start(state.on_line("go movetime 1000", 10.0))
+    assert effect.limits == Limits(movetime=1000)
+    assert effect.game.position_string() == "1/10/1"
+    out = state.on_result(effect.search_id, 2, None, 10.2)
+    assert lines(out) == ["bestmove 2"]
+    assert state.search is None
+
+
+def test_bot_info_becomes_info_lines() -> None:
+    state = make_state()
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line("go movetime 1000", 1.0))
+    info = Info(depth=3, score_cp=-12, nodes=500, pv=("2", "1"))
+    out = lines(state.on_info(effect.search_id, info, 1.5))
+    assert out == ["info depth 3 score cp -12 nodes 500 nps 1000 time 500 pv 2 1"]
+    solved = Info(depth=4, solved="win", time_ms=7)
+    assert lines(state.on_info(effect.search_id, solved, 1.6)) == [
+        "info depth 4 score solved win time 7"
+    ]
+    assert lines(state.on_info(effect.search_id, Info(string="hi there"), 1.7)) == [
+        "info string hi there"
+    ]
+
+
+def test_deadlines_stop_then_answer_with_last_pv() -> None:
+    state = make_state()
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line("go movetime 1000", 0.0))
+    deadline = state.next_deadline()
+    assert deadline is not None and 0 < deadline < 1.0
+    state.on_info(effect.search_id, Info(depth=1, pv=("1",)), 0.1)
+    assert state.on_time(deadline - 0.01) == []
+    assert state.on_time(deadline) == [StopSearch(effect.search_id)]
+    hard = state.next_deadline()
+    assert hard is not None and deadline < hard < 1.0
+    out = lines(state.on_time(hard))
+    assert out[-1] == "bestmove 1"
+    # the bot's late answer is ignored
+    assert state.on_result(effect.search_id, 2, None, 2.0) == []
+
+
+def test_clock_deadline_reads_the_acting_seat() -> None:
+    white = search_deadlines(Limits(wtime=60_000, btime=1_000), 0)
+    black = search_deadlines(Limits(wtime=60_000, btime=1_000), 1)
+    assert white[0] is not None and black[0] is not None and black[0] < white[0]
+    assert search_deadlines(Limits(depth=3), 0) == (None, None)
+    assert search_deadlines(Limits(infinite=True, movetime=5), 0) == (None, None)
+
+
+def test_infinite_holds_the_answer_until_stop() -> None:
+    for go in ("go infinite", "go"):
+        state = make_state()
+        state.on_line("position startpos", 0.0)
+        effect = start(state.on_line(go, 0.0))
+        assert effect.limits.infinite
+        assert state.next_deadline() is None
+        assert state.on_result(effect.search_id, 1, None, 0.5) == []
+        assert lines(state.on_line("isready", 0.6)) == ["readyok"]
+        assert lines(state.on_line("stop", 0.7)) == ["bestmove 1"]
+        assert lines(state.on_line("stop", 0.8)) == []
+
+
+def test_stop_gives_the_bot_a_grace_then_answers() -> None:
+    state = make_state()
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line("go infinite", 0.0))
+    assert state.on_line("stop", 1.0) == [StopSearch(effect.search_id)]
+    deadline = state.next_deadline()
+    assert deadline == pytest.approx(1.05)
+    out = lines(state.on_time(deadline))
+    assert out[-1] == "bestmove 1"
+
+
+def test_depth_and_nodes_searches_are_not_held() -> None:
+    state = make_state()
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line("go depth 2", 0.0))
+    assert effect.limits == Limits(depth=2)
+    assert lines(state.on_result(effect.search_id, 2, None, 0.1)) == ["bestmove 2"]
+    effect = start(state.on_line("go nodes 5", 0.0))
+    assert lines(state.on_result(effect.search_id, 1, None, 0.1)) == ["bestmove 1"]
+
+
+def test_bot_failure_and_illegal_result_fall_back_to_a_legal_move() -> None:
+    state = make_state()
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line("go movetime 500", 0.0))
+    out = lines(state.on_result(effect.search_id, None, RuntimeError("boom"), 0.1))
+    assert out == ["info string error: bot failed: boom", "bestmove 1"]
+    effect = start(state.on_line("go movetime 500", 0.0))
+    out = lines(state.on_result(effect.search_id, 3, None, 0.1))
+    assert out[0].startswith("info string error: bot returned an illegal action")
+    assert out[1] == "bestmove 1"
+
+
+def test_second_go_during_search_is_refused() -> None:
+    state = make_state()
+    state.on_line("position startpos", 0.0)
+    start(state.on_line("go infinite", 0.0))
+    out = state.on_line("go movetime 10", 0.1)
+    assert lines(out) == ["info string error: go while a search is running; send stop first"]
+
+
+def test_quit_stops_the_search_and_exits() -> None:
+    state = make_state()
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line("go infinite", 0.0))
+    assert state.on_line("quit", 0.1) == [StopSearch(effect.search_id), Exit()]
+    assert make_state().on_eof() == [Exit()]
+
+
+def test_setoption_names_are_case_insensitive_and_reach_the_bot() -> None:
+    state = make_state()
+    assert state.on_line("setoption name style value WILD", 0.0) == []
+    assert state.bot.settings["Style"] == "wild"
+    assert state.on_line("setoption name reset", 0.0) == []
+    out = lines(state.on_line("tei", 0.0))
+    assert "option name Style type combo default wild var calm var wild" in out
+
+
+def test_setup_error_names_the_game() -> None:
+    with pytest.raises(HostSetupError, match="count"):
+        HostState(
+            HostConfig(game="count", games=("count",)),
+            game_factory=lambda n: CountGame,
+            bot_factory=lambda g, n: (_ for _ in ()).throw(ValueError("no such bot")),
+        )
