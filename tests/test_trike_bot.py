@@ -1,0 +1,175 @@
+"""The Trike search bot: legal answers, limits, stop, reports, and tactics."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from bots.base import Info, Limits
+from bots.registry import default_bot, make_bot
+from bots.trike_eval import evaluate, region
+from bots.trike_search import TrikeSearchBot
+from bots.trike_searcher import Searcher
+from rules.registry import new_game
+from rules.trike.game import TrikeGame
+
+
+def think(
+    game: TrikeGame, limits: Limits, bot: TrikeSearchBot | None = None
+) -> tuple[int, list[Info]]:
+    infos: list[Info] = []
+    action = (bot or TrikeSearchBot()).think(game.copy(), limits, threading.Event(), infos.append)
+    return action, infos
+
+
+def random_game(size: int, seed: int, plies: int) -> TrikeGame:
+    rng = random.Random(seed)
+    game = TrikeGame.new({"size": str(size)})
+    while game.result is None and game.ply < plies:
+        game.play(rng.choice(game.legal()))
+    return game
+
+
+def test_registry_makes_it_the_default() -> None:
+    assert default_bot("trike") == "search"
+    assert isinstance(make_bot("trike", "search"), TrikeSearchBot)
+
+
+@pytest.mark.parametrize(("size", "plies"), [(7, 0), (7, 1), (7, 2), (13, 0), (13, 1), (9, 12)])
+def test_answers_legally_within_depth(size: int, plies: int) -> None:
+    game = random_game(size, 3, plies)
+    action, infos = think(game, Limits(depth=2))
+    assert action in game.legal()
+    assert infos and max(info.depth or 0 for info in infos) <= 2
+    last = infos[-1]
+    assert last.pv and last.pv[0] == game.format_action(action)
+    assert last.nodes is not None and last.nodes > 0 and last.nps is not None
+    assert last.time_ms is not None and last.score_cp is not None
+
+
+def test_node_limit_ends_the_search() -> None:
+    game = random_game(13, 5, 3)
+    action, infos = think(game, Limits(nodes=2_000))
+    assert action in game.legal()
+    assert all((info.nodes or 0) <= 2_000 + 512 for info in infos)
+
+
+def test_stop_is_honoured_in_infinite_mode() -> None:
+    game = random_game(13, 6, 2)
+    stop = threading.Event()
+    answer: list[int] = []
+    worker = threading.Thread(
+        target=lambda: answer.append(
+            TrikeSearchBot().think(game.copy(), Limits(infinite=True), stop, lambda info: None)
+        )
+    )
+    worker.start()
+    stop.set()
+    worker.join(30)
+    assert not worker.is_alive()
+    assert answer and answer[0] in game.legal()
+
+
+def test_takes_an_immediate_winning_trap() -> None:
+    found = 0
+    for seed in range(200):
+        game = random_game(6, seed, 6 + seed % 10)
+        if game.result is not None:
+            continue
+        seat = game.turn
+        winning = []
+        for action in game.legal():
+            game.play(action)
+            outcome = game.result
+            game.undo()
+            if outcome is not None and outcome.winners == (seat,):
+                winning.append(action)
+        if not winning:
+            continue
+        found += 1
+        action, infos = think(game, Limits(depth=3))
+        assert action in winning
+        assert infos[-1].solved == "win"
+    assert found >= 3
+
+
+def test_avoids_handing_over_an_immediate_win() -> None:
+    checked = 0
+    for seed in range(200):
+        game = random_game(6, seed, 6 + seed % 12)
+        if game.result is not None:
+            continue
+        seat = game.turn
+        safe = []
+        for action in game.legal():
+            game.play(action)
+            loses = game.result is not None and game.result.winners != (seat,)
+            if game.result is None:
+                for reply in game.legal():
+                    game.play(reply)
+                    outcome = game.result
+                    game.undo()
+                    if outcome is not None and outcome.winners != (seat,):
+                        loses = True
+                        break
+            game.undo()
+            if not loses:
+                safe.append(action)
+        if not safe or len(safe) == len(game.legal()):
+            continue
+        checked += 1
+        action, _ = think(game, Limits(depth=3))
+        assert action in safe
+    assert checked >= 3
+
+
+def test_beats_random_on_a_small_board() -> None:
+    wins = 0
+    for seed in range(4):
+        game = TrikeGame.new({"size": "7"})
+        players = [TrikeSearchBot(), make_bot("trike", "random", {"Seed": str(seed + 1)})]
+        if seed % 2:
+            players.reverse()
+        while game.result is None:
+            action = players[game.turn].think(
+                game.copy(), Limits(depth=3), threading.Event(), lambda info: None
+            )
+            game.play(action)
+        outcome = game.result
+        wins += outcome.winners == ((0,) if seed % 2 == 0 else (1,))
+    assert wins == 4
+
+
+def test_searcher_make_unmake_keeps_the_hash() -> None:
+    game = random_game(9, 11, 1)
+    searcher = Searcher()
+    searcher.load(game)
+    start = (bytes(searcher.board), searcher.pawn, searcher.colour, searcher.key)
+    moves = searcher.moves()
+    for move in moves:
+        undo = searcher.make(move)
+        child = game.copy()
+        child.play(move)
+        assert searcher.key == child.hash_key()
+        searcher.unmake(move, undo)
+    assert (bytes(searcher.board), searcher.pawn, searcher.colour, searcher.key) == start
+
+
+def test_evaluation_region_and_symmetry() -> None:
+    game = random_game(9, 2, 9)
+    cells = region(game.board, game.pawn, game.geo.neighbours)
+    assert all(not game.board[c] for c in cells)
+    flipped = bytearray(3 - v if v else 0 for v in game.board)
+    own = evaluate(game.board, game.pawn, game.to_move, game.geo.neighbours)
+    assert own == -evaluate(game.board, game.pawn, 3 - game.to_move, game.geo.neighbours)
+    assert own == evaluate(flipped, game.pawn, 3 - game.to_move, game.geo.neighbours)
+
+
+def test_finished_or_foreign_games_are_refused() -> None:
+    with pytest.raises(ValueError, match="over"):
+        think(TrikeGame.from_position_string("3:X/xo/3:o:-"), Limits(depth=1))
+    tak = new_game("tak")
+    with pytest.raises(ValueError, match="tak"):
+        TrikeSearchBot().think(tak, Limits(depth=1), threading.Event(), lambda info: None)
