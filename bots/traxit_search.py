@@ -1,0 +1,166 @@
+"""TraxitSearchBot: iterative-deepening max-n search over every kind of Traxit action.
+
+Every seat is assumed to pick the action best for itself (its own points against the best
+rival's, or its team's against the other team's). The chooser's tile choice, the mover's
+move and the TRAXIT relocation are all nodes of the same tree, so one search plays setup,
+choosing, moving and relocating. Limits: `depth` (plies), `nodes`, the acting seat's clock
+or `movetime`; `infinite` searches until `stop`; with no limit at all the bot thinks for
+`DefaultMs` milliseconds. After each finished depth it reports depth, score (points),
+nodes, nps, time and the principal variation.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, ClassVar
+
+from bots.base import Bot, BotOption, Info, Limits, Report
+from bots.traxit_eval import evaluate
+from rules.game import Game
+from rules.traxit.actions import Action
+from rules.traxit.game import TraxitGame
+from rules.traxit.state import END, Layout, State, actor, apply_unchecked, legal
+
+MAX_DEPTH = 32
+
+
+class SearchAborted(Exception):
+    """Time, node limit or stop reached inside an iteration."""
+
+
+class Searcher:
+    """Depth-limited max-n search with a per-iteration memo."""
+
+    def __init__(self, layout: Layout, deadline: float, node_limit: int, stop: threading.Event):
+        self.layout = layout
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.stop = stop
+        self.nodes = 0
+        self.memo: dict[tuple[State, int], tuple[list[float], Action | None]] = {}
+
+    def _check(self) -> None:
+        if self.stop.is_set() or time.monotonic() > self.deadline:
+            raise SearchAborted
+        if self.node_limit and self.nodes >= self.node_limit:
+            raise SearchAborted
+
+    def value(self, st: State, depth: int) -> tuple[list[float], Action | None]:
+        """Utility vector of `st` searched `depth` plies deep, and the best action."""
+        self.nodes += 1
+        if self.nodes & 255 == 0:
+            self._check()
+        layout = self.layout
+        if depth == 0 or st.phase == END:
+            return evaluate(layout, st), None
+        key = (st, depth)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        seat = actor(layout, st)
+        best: list[float] | None = None
+        best_action: Action | None = None
+        for action in legal(layout, st):
+            child = apply_unchecked(layout, st, action)
+            values, _ = self.value(child, depth - 1)
+            if best is None or values[seat] > best[seat]:
+                best, best_action = values, action
+        assert best is not None
+        self.memo[key] = (best, best_action)
+        return best, best_action
+
+    def root(self, st: State, depth: int, order: list[Action]) -> tuple[list[float], Action]:
+        layout = self.layout
+        seat = actor(layout, st)
+        best: list[float] | None = None
+        best_action = order[0]
+        for action in order:
+            values, _ = self.value(apply_unchecked(layout, st, action), depth - 1)
+            if best is None or values[seat] > best[seat]:
+                best, best_action = values, action
+        assert best is not None
+        return best, best_action
+
+    def pv(self, st: State, first: Action, depth: int) -> list[Action]:
+        line = [first]
+        st = apply_unchecked(self.layout, st, first)
+        for d in range(depth - 1, 0, -1):
+            hit = self.memo.get((st, d))
+            if hit is None or hit[1] is None:
+                break
+            line.append(hit[1])
+            st = apply_unchecked(self.layout, st, hit[1])
+        return line
+
+
+class TraxitSearchBot(Bot):
+    name: ClassVar[str] = "search"
+    games: ClassVar[tuple[str, ...]] = ("traxit",)
+    options: ClassVar[tuple[BotOption, ...]] = (
+        BotOption("DefaultMs", "spin", default="1000", min=1, max=3_600_000),
+    )
+
+    def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
+        if not isinstance(game, TraxitGame):
+            raise ValueError(f"the Traxit search bot cannot play {game.name!r}")
+        layout, st = game.layout, game.state
+        actions = legal(layout, st)
+        if not actions:
+            raise ValueError("no legal action: the game is over")
+        started = time.monotonic()
+        budget = self._budget(game, limits)
+        deadline = started + budget / 1000 if budget is not None else float("inf")
+        searcher = Searcher(layout, deadline, limits.nodes or 0, stop)
+        max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+        best = actions[0]
+        order = list(actions)
+        seat = actor(layout, st)
+        for depth in range(1, max_depth + 1):
+            if len(actions) == 1 and depth > 1:
+                break
+            searcher.memo.clear()
+            try:
+                values, move = searcher.root(st, depth, order)
+            except SearchAborted:
+                break
+            best = move
+            order.remove(move)
+            order.insert(0, move)
+            elapsed = time.monotonic() - started
+            report(
+                Info(
+                    depth=depth,
+                    score_cp=round(values[seat]),
+                    nodes=searcher.nodes,
+                    nps=int(searcher.nodes / elapsed) if elapsed > 0 else None,
+                    time_ms=int(elapsed * 1000),
+                    pv=tuple(str(a) for a in searcher.pv(st, move, depth)),
+                )
+            )
+            if budget is not None and elapsed * 1000 > budget * 0.25:
+                break  # the next depth costs several times this one
+            if self._reaches_end(layout, st, depth):
+                break
+        if limits.infinite:
+            stop.wait()
+        return best
+
+    @staticmethod
+    def _reaches_end(layout: Layout, st: State, depth: int) -> bool:
+        turns_left = (layout.sets - st.set_no + 1) * layout.rounds * layout.players
+        return depth > 2 * turns_left + 2 * layout.players
+
+    def _budget(self, game: TraxitGame, limits: Limits) -> float | None:
+        if limits.infinite:
+            return None
+        searching_to_a_limit = limits.depth is not None or limits.nodes is not None
+        if searching_to_a_limit and limits.movetime is None and limits.clock(game.turn)[0] is None:
+            return None
+        st, layout = game.state, game.layout
+        done = (st.set_no - 1) * layout.rounds + st.round_no - 1
+        moves_left = max(4, 2 * (layout.sets * layout.rounds - done) + 2)
+        budget = limits.budget_ms(game.turn, moves_left=moves_left)
+        if budget is None:
+            return float(self.settings["DefaultMs"])
+        return budget

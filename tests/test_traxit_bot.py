@@ -1,0 +1,79 @@
+"""The Traxit search bot: every kind of action, limits, stop, info reports."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from bots.base import Info, Limits
+from bots.registry import make_bot
+from rules.traxit.game import TraxitGame
+
+POSITIONS = {
+    "setup": "TX 8/8/2x2x2/8/8/2x2x2/8/8 R@S,G@N R:place 1.1 ffff,ffff 0,0 00",
+    "choose": "TX 2G3G1/8/2x2x2/8/8/2x2x2/8/2R2R2 R@S,G@N R:choose 1.1 ffff,ffff 0,0 00",
+    "move": "TX 2G3G1/8/2x2x2/8/8/2x2x2/8/2R2R2 R@S,G@N R:T08 1.1 ffff,ffff 0,0 00",
+    "relocate": "TX 8/8/2x2x2/5G2/4R3/2xG1x2/1R6/8 R@S,G@N R:traxit:T05 1.1 ffff,ffff 0,0 00",
+    "four": "TX 3G4/8/8/8/8/B6Y/8/1R6 R@S,B@W,G@N,Y@E R:place 1.1 ffff,ffff,ffff,ffff 0,0,0,0 0000",
+}
+
+
+def think(text: str, limits: Limits) -> tuple[TraxitGame, str, list[Info]]:
+    game = TraxitGame.from_position_string(text)
+    reports: list[Info] = []
+    bot = make_bot("traxit", "search")
+    action = bot.think(game.copy(), limits, threading.Event(), reports.append)
+    return game, game.format_action(action), reports
+
+
+@pytest.mark.parametrize("kind", sorted(POSITIONS))
+def test_search_answers_every_kind_of_action(kind: str) -> None:
+    game, text, reports = think(POSITIONS[kind], Limits(depth=3))
+    assert text in {game.format_action(a) for a in game.legal()}
+    assert reports and reports[-1].pv[0] == text
+    assert all(r.depth is not None and r.depth <= 3 for r in reports)
+
+
+def test_search_takes_the_top_when_it_can() -> None:
+    # red at d3 with a one-step tile, last round of the last set: d3-d4 scores 100 now
+    text = "TX 1G4G1/8/2x2x2/8/8/2xR1x2/8/2R5 R@S,G@N R:T01 4.4 0001,0001 0,0 00"
+    _, action, _ = think(text, Limits(depth=2))
+    assert action == "d3-d4"
+
+
+def test_node_limit_bounds_the_search() -> None:
+    game, text, reports = think(POSITIONS["choose"], Limits(nodes=600))
+    assert text in {game.format_action(a) for a in game.legal()}
+    assert all(r.nodes is not None and r.nodes <= 600 + 256 for r in reports)
+
+
+def test_stop_ends_an_infinite_search() -> None:
+    game = TraxitGame.from_position_string(POSITIONS["choose"])
+    bot = make_bot("traxit", "search")
+    stop = threading.Event()
+    box: list[object] = []
+    worker = threading.Thread(
+        target=lambda: box.append(bot.think(game.copy(), Limits(infinite=True), stop, print))
+    )
+    worker.start()
+    stop.set()
+    worker.join(timeout=30)
+    assert not worker.is_alive()
+    assert box and box[0] in game.legal()
+
+
+ARENA_ARGS = ("--players", "3", "--short-game", "--games", "1", "--movetime", "5")
+
+
+def test_arena_script_plays_a_short_game() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "bots.traxit_arena", *ARENA_ARGS],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=100,
+    ).stdout
+    assert "search" in out and "average points" in out
