@@ -411,7 +411,9 @@ class HostState:
                 if position is None:
                     game = cls.new(options)
                 else:
-                    options.pop("size", None)
+                    # the position string itself fixes the board and the seats
+                    for fixed in ("size", "players", "teams", "shortgame"):
+                        options.pop(fixed, None)
                     game = cls.from_position_string(position, options)
             except Exception as exc:
                 return [_error(f"position: {exc}")]

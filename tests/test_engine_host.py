@@ -166,7 +166,9 @@ def bestmove(lines: list[str]) -> str:
 
 #: a game per name with a start size and a few legal moves from its start position
 GAMES: dict[str, tuple[str, list[str]]] = {
+    "tak": ("5", ["c3", "d3", "e3", "Cb3", "Ca4", "Sb4", "d4"]),
     "trike": ("7", ["d2", "swap", "c3"]),
+    "traxit": ("8", ["@e1", "@e8", "@d1", "@d8", "T09", "e1-b2", "T09"]),
 }
 
 
@@ -201,6 +203,8 @@ def test_racetrack_style_session(host: Callable[..., Host], game: str) -> None:
     size, moves = GAMES[game]
     h = host("--game", game, "--bot", "random")
     h.handshake()
+    if game != "tak":  # a GUI selects the game first; the default is --game anyway
+        h.send(f"setoption name Game value {game}")
     h.ping()
     h.send(f"teinewgame {size}")
     h.ping()
@@ -340,3 +344,51 @@ def test_help_lists_every_option() -> None:
     )
     for flag in ("--bot", "--option", "--log", "--tei-v1", "--game", "--list"):
         assert flag in done.stdout
+
+
+def test_halfkomi_is_honoured(host: Callable[..., Host]) -> None:
+    """A full 3x3 board, 5 flats to 4: komi decides who won."""
+    h = host("--game", "tak", "--bot", "random")
+    h.handshake()
+    codes = []
+    for halfkomi in ("0", "2", "4"):
+        h.send(f"setoption name HalfKomi value {halfkomi}", "teinewgame 3")
+        h.send("position tps 1,2,1/2,1,2/1,2,1 2 5", "go movetime 100")
+        lines = h.expect("bestmove")
+        assert lines[-1] == "bestmove --"
+        codes.append(lines[-2])
+    assert codes == [
+        "info string error: go: the game is over (F-0)",
+        "info string error: go: the game is over (1/2-1/2)",
+        "info string error: go: the game is over (0-F)",
+    ]
+    h.send("teinewgame size 3 halfkomi 4", "position tps 1,2,1/2,1,2/1,2,1 2 5", "go depth 1")
+    assert h.expect("bestmove")[-2] == codes[2]
+    h.send("setoption name HalfKomi value 9")
+    assert h.ping()[0].startswith("info string error: option 'HalfKomi' takes 0..8")
+
+
+def test_tei_v1_size_line_on_request(host: Callable[..., Host]) -> None:
+    h = host("--game", "tak", "--bot", "random", "--tei-v1")
+    lines = h.handshake()
+    assert "size 3 4 5 6 7 8 halfkomi 0 1 2 3 4 5 6 7 8" in lines
+    h.send("teinewgame size 6 halfkomi 4", "position startpos moves a1 f6", "go nodes 10")
+    assert legal_after("tak", "6", ["a1", "f6"], bestmove(h.expect("bestmove")))
+
+
+def test_traxit_variants_and_position_strings(host: Callable[..., Host]) -> None:
+    h = host("--game", "traxit", "--bot", "random")
+    h.handshake()
+    h.send("setoption name Players value 4", "setoption name Teams value true")
+    h.send("setoption name ShortGame value true", "teinewgame", "position startpos")
+    h.send("go movetime 100")
+    answer = bestmove(h.expect("bestmove"))
+    g = game_class("traxit").new({"players": "4", "teams": "true", "shortgame": "true"})
+    g.play_text(answer)
+    # a position string carries its own seats, whatever the Players option says
+    h.send(f"position tps {g.position_string()}", "go movetime 100")
+    answer = bestmove(h.expect("bestmove"))
+    g.parse_action(answer)
+    h.send("setoption name Players value 3", "teinewgame")
+    lines = h.ping()
+    assert lines[0].startswith("info string error: teinewgame:")
