@@ -315,6 +315,7 @@ def test_score_comments() -> None:
     assert score_comment("cp", 35, None, 12, 0.123) == "+0.35/12 0.12s"
     assert score_comment("solved", 5, "win", None, 1) == "+W5 1.00s"
     assert score_comment(None, None, None, None, 0.5) == "0.50s"
+    assert score_comment(None, None, None, 3, 0.5) == "0.50s"
 
 
 def test_ordered_writer_keeps_schedule_order(tmp_path: Path) -> None:

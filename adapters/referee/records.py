@@ -140,7 +140,8 @@ def score_comment(
     depth: int | None,
     elapsed_s: float,
 ) -> str:
-    """`+0.35/12 0.12s`, `+W5/12 0.12s`, `0.12s`: what an engine reported and the time."""
+    """`+0.35/12 0.12s`, `+W5/12 0.12s`, `0.12s`: the engine's score (with its depth)
+    when it reported one, and the time."""
     parts = []
     score = ""
     if score_kind == "cp" and score_value is not None:
@@ -148,8 +149,8 @@ def score_comment(
     elif score_kind == "solved" and score_value is not None:
         mark = {"win": "+W", "loss": "-L", "draw": "=D"}.get(bound or "", "?")
         score = f"{mark}{score_value}"
-    if score or depth is not None:
-        parts.append(f"{score or '?'}/{depth}" if depth is not None else score)
+    if score:
+        parts.append(f"{score}/{depth}" if depth is not None else score)
     parts.append(f"{elapsed_s:.2f}s")
     return " ".join(parts)
 

@@ -1,0 +1,240 @@
+"""`tei match`: play a local match between TEI engines or built-in bots.
+
+With no engine given it plays a short demonstration match between two built-in Tak bots.
+See docs/referee.md for every option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+import trio
+
+from adapters.referee.config import (
+    DEFAULTS,
+    build_config,
+    parse_engine_words,
+    read_config_file,
+)
+from adapters.referee.engines import MatchError
+from adapters.referee.report import ConsoleReporter, final_report, write_json
+from adapters.referee.runner import Match, MatchProgress
+from adapters.referee.schedule import TOURNAMENTS, alignment_warning
+from adapters.referee.state import StateError, read_state
+from bots.registry import bot_names
+from tei.options_cli import add_game_options, game_options
+
+EPILOG = """\
+engine keys (for --engine and --each):
+  cmd=COMMAND        the engine's command line (quote it when it has spaces)
+  bot=NAME           a built-in bot instead of cmd (run as `tei engine --bot NAME`)
+  name=NAME          name in records and tables (default: the command's or bot's name)
+  dir=PATH           working directory;  arg=WORD  one more argument (repeatable)
+  option.NAME=VALUE  a TEI option the engine declares (repeatable)
+  tc=BASE+INC        clock in seconds, e.g. tc=10+0.1 or tc=1:30+1; tc=inf for none
+  st=SECONDS         fixed time per move;  nodes=N  depth=N  passed on to `go`
+  margin=MS          how far past its time a move may arrive (default 50)
+
+examples:
+  tei match
+  tei match --engine bot=search --engine bot=greedy --each tc=5+0.1 --games 10
+  tei match --engine cmd="tiltak" option.HalfKomi=4 --engine cmd=./mybot --each tc=60+1 \\
+      --size 6 --komi 2 --games 100 --concurrency 4 --openings book.txt --ptnout out.ptn
+  tei match --game traxit --players 3 --engine bot=search --engine bot=random \\
+      --engine bot=random --games 6
+  tei match --resume out.ptn.state
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
+    add_game_options(parser)
+    parser.set_defaults(game=None)  # so that a config file's game is kept unless given
+    eng = parser.add_argument_group("engines")
+    eng.add_argument(
+        "--engine",
+        action="append",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="an engine of the match (repeat for each engine); keys below",
+    )
+    eng.add_argument("--each", nargs="+", metavar="KEY=VALUE", help="keys shared by every engine")
+    eng.add_argument("--config", metavar="FILE", help="JSON file with the same settings")
+    sch = parser.add_argument_group("schedule")
+    sch.add_argument("--tournament", choices=TOURNAMENTS, help="default: round-robin")
+    sch.add_argument("--games", type=int, help="games per encounter and round (default 2: a pair)")
+    sch.add_argument("--rounds", type=int, help="rounds (default 1)")
+    sch.add_argument("--concurrency", type=int, help="games played at once (default 1)")
+    sch.add_argument("--openings", nargs="+", metavar="FILE", help="opening book file(s)")
+    sch.add_argument(
+        "--openings-format",
+        choices=("auto", "moves", "position", "tps", "ptn"),
+        help="book format (default: auto, from the file)",
+    )
+    sch.add_argument(
+        "--openings-order", choices=("sequential", "random"), help="default: sequential"
+    )
+    sch.add_argument("--openings-start", type=int, help="first book entry used (0-based)")
+    sch.add_argument("--seed", type=int, help="seed of the random opening order")
+    judge = parser.add_argument_group("judging and time")
+    judge.add_argument(
+        "--max-plies",
+        type=int,
+        help="adjudicate a draw after this many plies (default 1000; 0 = never)",
+    )
+    judge.add_argument(
+        "--grace", type=float, help="seconds to wait for bestmove after stop (default 1)"
+    )
+    judge.add_argument(
+        "--timeout",
+        type=float,
+        help="watchdog seconds: handshake, isready, moves without a time limit (default 60)",
+    )
+    judge.add_argument(
+        "--sprt",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="stop at an SPRT bound: elo0= elo1= [alpha=0.05] [beta=0.05] [model=pentanomial]",
+    )
+    out = parser.add_argument_group("output")
+    out.add_argument(
+        "--ptnout", "--pgnout", dest="records", metavar="FILE", help="append game records here"
+    )
+    out.add_argument("--log", metavar="FILE", help="append all engine traffic here")
+    out.add_argument("--json", metavar="FILE", help="write a machine-readable summary here")
+    out.add_argument(
+        "--state",
+        metavar="FILE",
+        help="state file for resuming (default: RECORDS.state when --ptnout is given)",
+    )
+    out.add_argument("--resume", metavar="FILE", help="continue the match saved in this state file")
+    out.add_argument("--event", help='PTN Event tag (default "tei match")')
+    out.add_argument("--site", help='PTN Site tag (default "local")')
+    out.add_argument("--quiet", action="store_true", help="print only the final table")
+
+
+def demo_settings(game: str = "tak") -> dict[str, Any]:
+    """The match `tei match` plays with no engines: two built-in bots, four games
+    (Tak: 5x5, search against greedy when both exist)."""
+    names = set(bot_names(game))
+    if {"search", "greedy"} <= names:
+        pair = ["search", "greedy"]
+    elif "search" in names:
+        pair = ["search", "random"]
+    else:
+        pair = ["random", "random"]
+    return {
+        "game": game,
+        "rules": {"size": "5"} if game == "tak" else {},
+        "engines": [{"bot": pair[0]}, {"bot": pair[1]}],
+        "each": {"tc": "2+0.05"},
+        "games": 4,
+        "concurrency": 2 if (os.cpu_count() or 1) >= 2 else 1,
+    }
+
+
+def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """One settings dict from the config file (if any) and the command line over it."""
+    settings: dict[str, Any] = read_config_file(args.config) if args.config else {}
+    rules = {str(k).lower(): str(v) for k, v in dict(settings.pop("rules", {}) or {}).items()}
+    for key in ("size", "players"):
+        if key in settings:
+            rules[key] = str(settings.pop(key))
+    if "komi" in settings:
+        rules["halfkomi"] = str(round(float(settings.pop("komi")) * 2))
+    if settings.pop("teams", False):
+        rules["teams"] = "true"
+    rules.update(game_options(args))
+    if args.game is not None:
+        settings["game"] = args.game
+    if not args.engine and not settings.get("engines"):
+        demo = demo_settings(str(settings.get("game", "tak")))
+        settings = {**demo, **settings}
+        rules = {**demo["rules"], **rules}
+    settings["rules"] = rules
+    if args.engine:
+        settings["engines"] = [parse_engine_words(words) for words in args.engine]
+    if args.each:
+        settings["each"] = {**dict(settings.get("each") or {}), **parse_engine_words(args.each)}
+    for key in (
+        "tournament",
+        "games",
+        "rounds",
+        "concurrency",
+        "openings",
+        "openings_format",
+        "openings_order",
+        "openings_start",
+        "seed",
+        "max_plies",
+        "grace",
+        "timeout",
+        "sprt",
+        "records",
+        "log",
+        "json",
+        "event",
+        "site",
+    ):
+        value = getattr(args, key, None)
+        if value is not None:
+            settings[key] = value
+    return {**DEFAULTS, **settings}
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.resume:
+            state = read_state(args.resume)
+            settings = dict(state.settings)
+            for key in ("concurrency", "log", "json", "grace", "timeout"):
+                if getattr(args, key, None) is not None:
+                    settings[key] = getattr(args, key)
+            state_path: str | None = args.resume
+        else:
+            state = None
+            settings = settings_from_args(args)
+            state_path = args.state or (
+                f"{settings['records']}.state" if settings.get("records") else None
+            )
+        config = build_config(settings)
+        match = Match(config, reporter=None, state_path=state_path, resume=state)
+    except (MatchError, StateError) as exc:
+        print(f"tei match: {exc}", file=sys.stderr)
+        return 2
+    warning = alignment_warning(config.games, len(match.schedule[0].seats))
+    if warning and not args.quiet:
+        print(f"tei match: warning: {warning}", file=sys.stderr)
+    console = ConsoleReporter(sys.stdout, quiet=args.quiet)
+
+    def report(event: str, progress: MatchProgress) -> None:
+        console(event, progress)
+        if event == "game" and config.json:
+            write_json(config.json, progress)
+
+    match.reporter = report
+    code = 0
+    try:
+        trio.run(match.run)
+    except MatchError as exc:
+        console.close()
+        print(f"tei match: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        code = 130
+    console.close()
+    progress = match.progress
+    print(final_report(progress))
+    if config.json:
+        write_json(config.json, progress)
+    if progress.status == "interrupted":
+        code = 130
+        if state_path:
+            print(f"Resume with: tei match --resume {state_path}")
+    elif progress.status.startswith("error"):
+        code = 1
+    return code

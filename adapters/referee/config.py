@@ -1,0 +1,243 @@
+"""Match settings: from `--engine k=v ...` words, `--each`, a JSON config file and the
+other command-line options, to one JSON-able settings dict (kept in the state file for
+resuming) and from that to a `MatchConfig`."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from adapters.referee.clock import TimeControl, TimeControlError
+from adapters.referee.engines import EngineSpec, MatchError
+from adapters.referee.sprt import Sprt, SprtError
+
+#: keys an engine entry may have (plus option.NAME=VALUE)
+ENGINE_KEYS = (
+    "cmd",
+    "name",
+    "dir",
+    "arg",
+    "bot",
+    "tc",
+    "st",
+    "nodes",
+    "depth",
+    "margin",
+    "options",
+)
+
+#: match settings and their defaults
+DEFAULTS: dict[str, Any] = {
+    "game": "tak",
+    "rules": {},
+    "engines": [],
+    "each": {},
+    "tournament": "round-robin",
+    "games": 2,
+    "rounds": 1,
+    "concurrency": 1,
+    "openings": [],
+    "openings_format": "auto",
+    "openings_order": "sequential",
+    "openings_start": 0,
+    "seed": None,
+    "max_plies": 1000,
+    "grace": 1.0,
+    "timeout": 60.0,
+    "records": None,
+    "log": None,
+    "json": None,
+    "sprt": None,
+    "event": "tei match",
+    "site": "local",
+}
+
+
+def parse_engine_words(words: Sequence[str]) -> dict[str, Any]:
+    """`cmd="..." name=X option.Hash=64 tc=10+0.1` -> a dict (options gathered)."""
+    out: dict[str, Any] = {}
+    options: dict[str, str] = {}
+    args: list[str] = []
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep:
+            raise MatchError(f"engine setting {word!r} is not KEY=VALUE")
+        if key.startswith("option."):
+            options[key[len("option.") :]] = value
+        elif key == "arg":
+            args.append(value)
+        elif key in ENGINE_KEYS:
+            out[key] = value
+        else:
+            raise MatchError(
+                f"unknown engine key {key!r}; known: {', '.join(ENGINE_KEYS)}, option.NAME"
+            )
+    if options:
+        out["options"] = options
+    if args:
+        out["arg"] = args
+    return out
+
+
+def merge_engine(each: Mapping[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
+    """An engine's own keys over the shared ones (options merged name by name)."""
+    merged = {**each, **own}
+    options = {**dict(each.get("options") or {}), **dict(own.get("options") or {})}
+    if options:
+        merged["options"] = options
+    return merged
+
+
+def engine_spec(entry: Mapping[str, Any], game: str, number: int) -> EngineSpec:
+    """An EngineSpec from one merged engine entry; MatchError naming the entry if bad."""
+    label = entry.get("name") or entry.get("bot") or f"engine {number}"
+    try:
+        control = TimeControl.from_settings(
+            tc=_text(entry.get("tc")),
+            st=_text(entry.get("st")),
+            nodes=_text(entry.get("nodes")),
+            depth=_text(entry.get("depth")),
+            margin=_text(entry.get("margin")),
+        )
+    except TimeControlError as exc:
+        raise MatchError(f"engine {label!r}: {exc}") from None
+    options = tuple((str(k), _text(v) or "") for k, v in dict(entry.get("options") or {}).items())
+    extra = entry.get("arg") or []
+    if isinstance(extra, str):
+        extra = [extra]
+    if entry.get("bot"):
+        if entry.get("cmd"):
+            raise MatchError(f"engine {label!r}: give cmd= or bot=, not both")
+        return EngineSpec.builtin(
+            game,
+            str(entry["bot"]),
+            name=entry.get("name"),
+            options=options,
+            control=control,
+            cwd=entry.get("dir"),
+        )
+    cmd = entry.get("cmd")
+    if not cmd:
+        raise MatchError(f"engine {label!r} needs cmd=COMMAND or bot=NAME")
+    argv = shlex.split(cmd) if isinstance(cmd, str) else [str(c) for c in cmd]
+    if not argv:
+        raise MatchError(f"engine {label!r}: empty cmd")
+    return EngineSpec(
+        name=str(entry.get("name") or Path(argv[0]).name),
+        argv=(*argv, *(str(a) for a in extra)),
+        cwd=entry.get("dir"),
+        options=options,
+        control=control,
+    )
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def read_config_file(path: str | Path) -> dict[str, Any]:
+    """A JSON config: an object with the settings keys (engines a list of objects)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise MatchError(f"cannot read config file {str(path)!r}: {exc}") from None
+    if not isinstance(data, dict):
+        raise MatchError(f"config file {str(path)!r} must hold a JSON object")
+    unknown = set(data) - set(DEFAULTS) - {"size", "komi", "players", "teams"}
+    if unknown:
+        raise MatchError(f"config file {str(path)!r}: unknown keys {', '.join(sorted(unknown))}")
+    return data
+
+
+@attrs.frozen
+class MatchConfig:
+    """Everything a match needs, checked."""
+
+    game: str
+    rules: Mapping[str, str]
+    engines: tuple[EngineSpec, ...]
+    tournament: str
+    games: int
+    rounds: int
+    concurrency: int
+    openings: tuple[str, ...]
+    openings_format: str
+    openings_order: str
+    openings_start: int
+    seed: int | None
+    max_plies: int | None
+    grace: float
+    timeout: float
+    records: str | None
+    log: str | None
+    json: str | None
+    sprt: Sprt | None
+    event: str
+    site: str
+    settings: Mapping[str, Any]
+
+
+def build_config(settings: Mapping[str, Any]) -> MatchConfig:
+    """A MatchConfig from a settings dict (as made by the CLI or read from a state file)."""
+    s = {**DEFAULTS, **settings}
+    game = str(s["game"]).lower()
+    rules = {str(k).lower(): str(v) for k, v in dict(s["rules"]).items()}
+    each = dict(s["each"] or {})
+    entries = list(s["engines"] or [])
+    if len(entries) < 2:
+        raise MatchError(f"a match needs at least 2 engines, got {len(entries)}")
+    engines = tuple(
+        engine_spec(merge_engine(each, entry), game, i + 1) for i, entry in enumerate(entries)
+    )
+    names = [e.name for e in engines]
+    if len(set(names)) != len(names):
+        engines = tuple(
+            attrs.evolve(e, name=f"{e.name}#{i + 1}") if names.count(e.name) > 1 else e
+            for i, e in enumerate(engines)
+        )
+    sprt = None
+    if s["sprt"]:
+        words = s["sprt"] if isinstance(s["sprt"], list) else str(s["sprt"]).split()
+        try:
+            sprt = Sprt.parse(words)
+        except SprtError as exc:
+            raise MatchError(str(exc)) from None
+    try:
+        config = MatchConfig(
+            game=game,
+            rules=rules,
+            engines=engines,
+            tournament=str(s["tournament"]),
+            games=int(s["games"]),
+            rounds=int(s["rounds"]),
+            concurrency=max(1, int(s["concurrency"])),
+            openings=tuple(str(p) for p in (s["openings"] or [])),
+            openings_format=str(s["openings_format"]),
+            openings_order=str(s["openings_order"]),
+            openings_start=int(s["openings_start"]),
+            seed=None if s["seed"] is None else int(s["seed"]),
+            max_plies=None if not s["max_plies"] else int(s["max_plies"]),
+            grace=float(s["grace"]),
+            timeout=float(s["timeout"]),
+            records=s["records"],
+            log=s["log"],
+            json=s["json"],
+            sprt=sprt,
+            event=str(s["event"]),
+            site=str(s["site"]),
+            settings=dict(s),
+        )
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, MatchError):
+            raise
+        raise MatchError(f"bad match setting: {exc}") from None
+    return config

@@ -1,0 +1,267 @@
+"""What the referee shows and saves: a line per finished game (a status line on a
+terminal), the final standings table, and the machine-readable summary (`--json`)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+from typing import Any, TextIO
+
+from adapters.referee.runner import MatchProgress, seats_per_game
+from adapters.referee.stats import (
+    PairStats,
+    Standing,
+    format_elo,
+    pair_stats,
+    standings,
+    team_standings,
+)
+
+
+def _names(progress: MatchProgress, who: tuple[int, ...]) -> str:
+    return "+".join(progress.config.engines[i].name for i in who)
+
+
+def short_standings(progress: MatchProgress) -> str:
+    """`A 2.5/4 B 1.5/4` for the running standings."""
+    rows = standings(progress.scores(), len(progress.config.engines))
+    return "  ".join(f"{_names(progress, r.who)} {r.points:g}/{r.games}" for r in rows)
+
+
+def pairs(progress: MatchProgress) -> list[PairStats]:
+    """Head-to-head numbers of every pair of engines that met."""
+    scores = progress.scores()
+    out = []
+    for a, b in itertools.combinations(range(len(progress.config.engines)), 2):
+        stats = pair_stats(scores, a, b)
+        if stats.games:
+            out.append(stats)
+    return out
+
+
+def standings_table(rows: list[Standing], progress: MatchProgress, title: str) -> list[str]:
+    width = max([len(title), *(len(_names(progress, r.who)) for r in rows)])
+    lines = [
+        f"{'#':>2} {title:<{width}} {'games':>5} {'points':>7} {'score':>6}"
+        f" {'wins':>5} {'shared':>6} {'losses':>6}"
+    ]
+    for rank, r in enumerate(rows, 1):
+        lines.append(
+            f"{rank:>2} {_names(progress, r.who):<{width}} {r.games:>5} {r.points:>7.2f}"
+            f" {r.score * 100:>5.1f}% {r.wins:>5} {r.draws:>6} {r.losses:>6}"
+        )
+    return lines
+
+
+def pair_line(progress: MatchProgress, stats: PairStats) -> str:
+    a, b = _names(progress, (stats.a,)), _names(progress, (stats.b,))
+    elo = stats.elo_penta() if any(stats.penta) else stats.elo()
+    penta = ", ".join(str(c) for c in stats.penta)
+    return (
+        f"{a} vs {b}: games {stats.games}, W-L-D {stats.wins}-{stats.losses}-{stats.draws},"
+        f" score {stats.score * 100:.1f}%, Elo {format_elo(elo)} (95%),"
+        f" LOS {stats.los * 100:.1f}%, draws {stats.draw_ratio * 100:.1f}%,"
+        f" Ptnml(0-2) [{penta}]"
+    )
+
+
+def final_report(progress: MatchProgress) -> str:
+    """The tables printed at the end of a match."""
+    config = progress.config
+    done = len(progress.finished)
+    lines = [f"Games: {done} of {progress.total} ({progress.status})"]
+    lines += standings_table(standings(progress.scores(), len(config.engines)), progress, "engine")
+    if seats_per_game(config) == 4 and str(config.rules.get("teams", "")).lower() in (
+        "true",
+        "1",
+        "yes",
+        "on",
+    ):
+        lines.append("")
+        lines += standings_table(team_standings(progress.scores()), progress, "team")
+    pair_stats_list = pairs(progress)
+    if pair_stats_list:
+        lines.append("")
+        lines += [pair_line(progress, s) for s in pair_stats_list]
+    sprt = config.sprt
+    if sprt is not None and pair_stats_list:
+        first = pair_stats(progress.scores(), 0, 1)
+        counts = (
+            first.penta
+            if sprt.model == "pentanomial"
+            else (
+                first.losses,
+                first.draws,
+                first.wins,
+            )
+        )
+        lines.append(
+            f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}"
+            f" ({sprt.model}): LLR {sprt.llr(counts):.3f} [{sprt.lower:.3f}, {sprt.upper:.3f}]"
+            f" -> {sprt.decide(counts) or 'continue'}"
+        )
+    terminations: dict[str, int] = {}
+    for game in progress.finished.values():
+        terminations[game.termination] = terminations.get(game.termination, 0) + 1
+    if terminations:
+        lines.append(
+            "Terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items()))
+        )
+    return "\n".join(lines)
+
+
+def _elo_json(interval: tuple[float, float, float] | None) -> dict[str, float | None] | None:
+    if interval is None:
+        return None
+
+    def clean(x: float) -> float | None:
+        return None if math.isinf(x) or math.isnan(x) else round(x, 2)
+
+    return {"elo": clean(interval[0]), "low": clean(interval[1]), "high": clean(interval[2])}
+
+
+def summary_json(progress: MatchProgress) -> dict[str, Any]:
+    """The machine-readable summary."""
+    config = progress.config
+    scores = progress.scores()
+
+    def standing(r: Standing) -> dict[str, Any]:
+        return {
+            "who": [config.engines[i].name for i in r.who],
+            "games": r.games,
+            "points": r.points,
+            "score": round(r.score, 4),
+            "wins": r.wins,
+            "shared": r.draws,
+            "losses": r.losses,
+        }
+
+    data: dict[str, Any] = {
+        "game": config.game,
+        "rules": dict(config.rules),
+        "engines": [
+            {"name": e.name, "command": list(e.argv), "clock": e.control.describe()}
+            for e in config.engines
+        ],
+        "status": progress.status,
+        "games_total": progress.total,
+        "games_done": len(progress.finished),
+        "standings": [standing(r) for r in standings(scores, len(config.engines))],
+        "teams": [standing(r) for r in team_standings(scores)],
+        "pairs": [
+            {
+                "engines": [config.engines[s.a].name, config.engines[s.b].name],
+                "games": s.games,
+                "wins": s.wins,
+                "losses": s.losses,
+                "draws": s.draws,
+                "score": round(s.score, 4),
+                "elo": _elo_json(s.elo()),
+                "elo_pentanomial": _elo_json(s.elo_penta()),
+                "los": round(s.los, 4),
+                "draw_ratio": round(s.draw_ratio, 4),
+                "pentanomial": list(s.penta),
+            }
+            for s in pairs(progress)
+        ],
+        "restarts": {config.engines[i].name: n for i, n in progress.restarts.items()},
+        "results": [
+            {
+                "index": g.index,
+                "players": [config.engines[i].name for i in g.seats],
+                "result": g.code,
+                "winners": list(g.winners),
+                "termination": g.termination,
+                "reason": g.reason,
+                "plies": g.plies,
+            }
+            for _, g in sorted(progress.finished.items())
+        ],
+    }
+    if config.sprt is not None:
+        first = pair_stats(scores, 0, 1)
+        counts = (
+            first.penta
+            if config.sprt.model == "pentanomial"
+            else (
+                first.losses,
+                first.draws,
+                first.wins,
+            )
+        )
+        data["sprt"] = {
+            "elo0": config.sprt.elo0,
+            "elo1": config.sprt.elo1,
+            "alpha": config.sprt.alpha,
+            "beta": config.sprt.beta,
+            "model": config.sprt.model,
+            "llr": round(config.sprt.llr(counts), 4),
+            "lower": round(config.sprt.lower, 4),
+            "upper": round(config.sprt.upper, 4),
+            "decision": config.sprt.decide(counts),
+        }
+    return data
+
+
+def write_json(path: str | Path, progress: MatchProgress) -> None:
+    Path(path).write_text(json.dumps(summary_json(progress), indent=2) + "\n", encoding="utf-8")
+
+
+class ConsoleReporter:
+    """Prints progress: one line per finished game; on a terminal also a status line."""
+
+    def __init__(self, stream: TextIO, *, quiet: bool = False) -> None:
+        self.stream = stream
+        self.quiet = quiet
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self._status_shown = False
+
+    def _print(self, text: str) -> None:
+        if self._status_shown:
+            self.stream.write("\r\x1b[K")
+            self._status_shown = False
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def _status(self, progress: MatchProgress) -> None:
+        if not self.tty:
+            return
+        done = len(progress.finished)
+        self.stream.write(
+            f"\r\x1b[K[{done}/{progress.total}] running {progress.running} | "
+            f"{short_standings(progress)}"
+        )
+        self.stream.flush()
+        self._status_shown = True
+
+    def __call__(self, event: str, progress: MatchProgress) -> None:
+        if event == "start":
+            if not self.quiet:
+                names = " vs ".join(e.name for e in progress.config.engines)
+                left = progress.total - len(progress.finished)
+                self._print(f"Match: {names}, {progress.config.game}, {left} games to play")
+            self._status(progress)
+        elif event == "game" and progress.last is not None:
+            g = progress.last
+            if not self.quiet:
+                players = " vs ".join(progress.config.engines[i].name for i in g.seats)
+                why = g.reason if g.termination == "normal" else g.termination
+                self._print(
+                    f"[{len(progress.finished)}/{progress.total}] game {g.index + 1}: "
+                    f"{players}: {g.code} ({why}, {g.plies} plies) | {short_standings(progress)}"
+                )
+            self._status(progress)
+        elif event == "draining":
+            self._print("Interrupted: finishing the running games (Ctrl-C again to stop now)")
+        elif event == "stopping":
+            self._print("Stopping now; unfinished games are not recorded")
+        elif event == "sprt":
+            self._print(f"SPRT decided ({progress.status}): finishing the running games")
+
+    def close(self) -> None:
+        if self._status_shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._status_shown = False

@@ -1,0 +1,301 @@
+"""The match runner: workers pull games from the schedule, each with its own engine
+processes; finished games go to the state file at once and to the record file in
+schedule order; statistics and SPRT are updated after every game.
+
+Interruption: the first SIGINT (Ctrl-C) lets running games finish and starts no new one;
+a second SIGINT, or SIGTERM, stops at once. Either way every finished game's record is
+written before the runner returns, and the state file allows resuming.
+"""
+
+from __future__ import annotations
+
+import collections
+import signal
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+
+from adapters.referee.config import MatchConfig
+from adapters.referee.engines import EngineSlot, MatchError, probe_engines
+from adapters.referee.game_loop import GameResult, GameSettings, play_game
+from adapters.referee.openings import Opening, OpeningError, load_book
+from adapters.referee.records import OrderedWriter
+from adapters.referee.schedule import (
+    Pairing,
+    ScheduleError,
+    make_schedule,
+    pending,
+)
+from adapters.referee.state import FinishedGame, MatchState, StateWriter
+from adapters.referee.stats import GameScore, pair_stats
+from rules.game import Game, GameError
+from rules.registry import game_class
+from tei.driver import Transcript
+
+
+@attrs.define
+class MatchProgress:
+    """What the match knows so far (handed to the reporter after every game)."""
+
+    config: MatchConfig
+    total: int
+    finished: dict[int, FinishedGame] = attrs.field(factory=dict)
+    running: int = 0
+    #: "running", "finished", "interrupted", "stopped", "sprt H0", "sprt H1", "error: ..."
+    status: str = "running"
+    #: the most recent game (None before the first)
+    last: FinishedGame | None = None
+    restarts: collections.Counter[int] = attrs.field(factory=collections.Counter)
+
+    def scores(self) -> list[GameScore]:
+        return [GameScore(g.seats, g.winners, g.group) for _, g in sorted(self.finished.items())]
+
+
+Reporter = Callable[[str, MatchProgress], None]
+
+
+def seats_per_game(config: MatchConfig) -> int:
+    """Seats of one game: 2, or Traxit's players option (4 with teams)."""
+    if config.game == "traxit":
+        if str(config.rules.get("teams", "")).lower() in ("true", "1", "yes", "on"):
+            return 4
+        return int(config.rules.get("players", "2"))
+    return 2
+
+
+def build_schedule(config: MatchConfig, book_size: int) -> list[Pairing]:
+    try:
+        return make_schedule(
+            len(config.engines),
+            seats=seats_per_game(config),
+            tournament=config.tournament,
+            games=config.games,
+            rounds=config.rounds,
+            openings=book_size,
+            order=config.openings_order,
+            seed=config.seed,
+            start=config.openings_start,
+        )
+    except ScheduleError as exc:
+        raise MatchError(str(exc)) from None
+
+
+class Match:
+    """A match in progress. `run()` plays it; `progress` holds the results."""
+
+    def __init__(
+        self,
+        config: MatchConfig,
+        *,
+        reporter: Reporter | None = None,
+        state_path: str | Path | None = None,
+        resume: MatchState | None = None,
+    ) -> None:
+        self.config = config
+        self.reporter = reporter or (lambda event, progress: None)
+        self.state_path = state_path
+        self.resume = resume
+        self.book: list[Opening] = []
+        self.starts: dict[int | None, Game[Any]] = {}
+        try:
+            cls = game_class(config.game)
+            if config.openings:
+                self.book = load_book(config.openings, config.openings_format)
+            for index, opening in enumerate(self.book):
+                self.starts[index] = opening.start(config.game, dict(config.rules))
+            self.starts[None] = cls.new(dict(config.rules))
+        except (OpeningError, GameError) as exc:
+            raise MatchError(str(exc)) from None
+        self.schedule = build_schedule(config, len(self.book))
+        self.progress = MatchProgress(config, len(self.schedule))
+        if resume is not None:
+            self.progress.finished.update(
+                {i: g for i, g in resume.games.items() if i < len(self.schedule)}
+            )
+        self.settings = GameSettings(
+            game=config.game,
+            rules=dict(config.rules),
+            max_plies=config.max_plies,
+            grace=config.grace,
+            timeout=config.timeout,
+            event=config.event,
+            site=config.site,
+        )
+        self._queue: collections.deque[Pairing] = collections.deque()
+        self._stopping = False
+        self._writer: OrderedWriter | None = None
+        self._state: StateWriter | None = None
+
+    # ---- the match ---------------------------------------------------------------------
+    async def run(self, *, handle_signals: bool = True) -> MatchProgress:
+        config = self.config
+        written = self.resume.written if self.resume is not None else set()
+        self._writer = OrderedWriter(
+            config.records, [p.index for p in self.schedule if p.index not in written]
+        )
+        if self.state_path is not None:
+            self._state = StateWriter(
+                self.state_path, None if self.resume is not None else dict(config.settings)
+            )
+        transcript = Transcript.to_file(config.log, keep=100) if config.log else None
+        try:
+            for index, game in sorted(self.progress.finished.items()):
+                if index not in written:
+                    self._write_record(index, game.record)
+            self._queue.extend(pending(self.schedule, set(self.progress.finished)))
+            if not self._queue:
+                self.progress.status = "finished"
+                return self.progress
+            self._check_sprt()
+            if self._stopping:
+                return self.progress
+            await probe_engines(
+                config.engines,
+                config.game,
+                config.rules,
+                transcript=transcript,
+                timeout=config.timeout,
+            )
+            self.reporter("start", self.progress)
+            async with trio.open_nursery() as nursery:
+                if handle_signals:
+                    nursery.start_soon(self._watch_signals, nursery.cancel_scope)
+                async with trio.open_nursery() as workers:
+                    for number in range(min(config.concurrency, len(self._queue))):
+                        workers.start_soon(self._worker, number, transcript)
+                nursery.cancel_scope.cancel()
+            if self.progress.status == "running":
+                self.progress.status = "finished"
+        except BaseException as exc:
+            if self.progress.status == "running":
+                self.progress.status = (
+                    "interrupted"
+                    if isinstance(exc, trio.Cancelled | KeyboardInterrupt)
+                    else f"error: {exc}"
+                )
+            raise
+        finally:
+            with trio.CancelScope(shield=True):
+                self._finish()
+                if transcript is not None:
+                    transcript.close()
+        return self.progress
+
+    def _finish(self) -> None:
+        """Write every finished record that is still waiting; close the files."""
+        if self._writer is not None:
+            for index in self._writer.close(drain=True):
+                if self._state is not None:
+                    self._state.written(index)
+        if self._state is not None:
+            self._state.close()
+        if self.progress.status == "running":
+            self.progress.status = "stopped"
+
+    async def _watch_signals(self, cancel_scope: trio.CancelScope) -> None:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for signum in signals:
+                if signum == signal.SIGINT and not self._stopping:
+                    self._stopping = True
+                    self.progress.status = "interrupted"
+                    self.reporter("draining", self.progress)
+                else:
+                    self.progress.status = "interrupted"
+                    self.reporter("stopping", self.progress)
+                    cancel_scope.cancel()
+                    return
+
+    def stop(self) -> None:
+        """Start no new game; running ones finish."""
+        self._stopping = True
+
+    async def _worker(self, number: int, transcript: Transcript | None) -> None:
+        slots: dict[int, EngineSlot] = {}
+        async with trio.open_nursery() as processes:
+            try:
+                while self._queue and not self._stopping:
+                    pairing = self._queue.popleft()
+                    seat_slots = []
+                    for engine in pairing.seats:
+                        if engine not in slots:
+                            spec = self.config.engines[engine]
+                            label = spec.name
+                            if self.config.concurrency > 1:
+                                label = f"{spec.name}@{number + 1}"
+                            slots[engine] = EngineSlot(
+                                spec,
+                                label=label,
+                                transcript=transcript,
+                                timeout=self.config.timeout,
+                                nursery=processes,
+                            )
+                        seat_slots.append(slots[engine])
+                    self.progress.running += 1
+                    try:
+                        result = await play_game(
+                            pairing,
+                            seat_slots,
+                            self.settings,
+                            self.book[pairing.opening] if pairing.opening is not None else None,
+                            self.starts[pairing.opening],
+                        )
+                    finally:
+                        self.progress.running -= 1
+                    for engine in result.restart:
+                        self.progress.restarts[engine] += 1
+                        await slots[engine].close()
+                    self._game_done(result)
+            finally:
+                with trio.CancelScope(shield=True):
+                    for slot in slots.values():
+                        await slot.close()
+
+    def _game_done(self, result: GameResult) -> None:
+        pairing = result.pairing
+        finished = FinishedGame(
+            index=pairing.index,
+            seats=pairing.seats,
+            winners=result.outcome.winners,
+            group=pairing.group,
+            code=result.outcome.code,
+            termination=result.termination,
+            reason=result.outcome.reason,
+            plies=result.plies,
+            record=result.record.render(),
+        )
+        if self._state is not None:
+            self._state.game(finished)
+        self.progress.finished[pairing.index] = finished
+        self.progress.last = finished
+        self._write_record(pairing.index, finished.record)
+        self.reporter("game", self.progress)
+        self._check_sprt()
+
+    def _write_record(self, index: int, text: str) -> None:
+        assert self._writer is not None
+        for done in self._writer.add(index, text):
+            if self._state is not None:
+                self._state.written(done)
+
+    def _check_sprt(self) -> None:
+        sprt = self.config.sprt
+        if sprt is None or self._stopping:
+            return
+        stats = pair_stats(self.progress.scores(), 0, 1)
+        counts = (
+            stats.penta
+            if sprt.model == "pentanomial"
+            else (
+                stats.losses,
+                stats.draws,
+                stats.wins,
+            )
+        )
+        decision = sprt.decide(counts)
+        if decision is not None:
+            self._stopping = True
+            self.progress.status = f"sprt {decision}"
+            self.reporter("sprt", self.progress)
