@@ -16,6 +16,8 @@ Square ``sq = rank * size + file`` (0-based; bit ``1 << sq``). Move codes: see `
 
 from __future__ import annotations
 
+from rules.tak.movegen import MoveGenerator
+from rules.tak.roads import road
 from rules.tak.tables import (
     DIRECTIONS,
     SLIDE_INFO,
@@ -50,7 +52,7 @@ def code_ptn(code: int, size: int) -> str:
     return text + "*" if crush else text
 
 
-class Board:
+class Board(MoveGenerator):
     """A Tak position with fast move generation, make/unmake, road and result checks."""
 
     __slots__ = (
@@ -66,6 +68,7 @@ class Board:
         "stones",
         "t",
         "turn",
+        "undo_stack",
         "walls",
         "white",
     )
@@ -83,6 +86,8 @@ class Board:
         self.turn = 0
         self.ply = 0
         self.hash = 0
+        #: saved (white, black, walls, caps, hash, source colours) of the slides made
+        self.undo_stack: list[tuple[int, int, int, int, int, int]] = []
 
     def copy(self) -> Board:
         other = object.__new__(Board)
@@ -92,6 +97,7 @@ class Board:
         other.colors = self.colors[:]
         other.stones = self.stones[:]
         other.capstones = self.capstones[:]
+        other.undo_stack = self.undo_stack[:]
         return other
 
     # ---- setting up ----------------------------------------------------------------
@@ -108,7 +114,7 @@ class Board:
         for height, ch in enumerate(colours):
             colour = 1 if ch == "2" else 0
             bits |= colour << height
-            self.hash ^= t.z_piece[sq * 2 * t.max_height + 2 * height + colour]
+            self.hash ^= t.z_piece[t.z_base[sq] + 2 * height + colour]
         self.heights[sq] = len(colours)
         self.colors[sq] = bits
         bit = 1 << sq
@@ -151,14 +157,14 @@ class Board:
         return (self.black if colour else self.white) & ~self.walls
 
     def has_road(self, colour: int) -> bool:
-        return _road(self.t, (self.black if colour else self.white) & ~self.walls)
+        return road(self.t, (self.black if colour else self.white) & ~self.walls)
 
     def result(self) -> tuple[int, str] | None:
         """None while the game goes on, else (winner, reason): winner 0, 1 or DRAW."""
         t = self.t
         walls = self.walls
-        white_road = _road(t, self.white & ~walls)
-        black_road = _road(t, self.black & ~walls)
+        white_road = road(t, self.white & ~walls)
+        black_road = road(t, self.black & ~walls)
         if white_road or black_road:
             if white_road and black_road:
                 return 1 - self.turn, ROAD
@@ -174,144 +180,6 @@ class Board:
             return (0 if diff > 0 else 1 if diff < 0 else DRAW), FLATS
         return None
 
-    # ---- moves -----------------------------------------------------------------------
-    def moves(self) -> list[int]:
-        """Every legal move code for the side to move (ignores whether the game is over)."""
-        t = self.t
-        turn = self.turn
-        occupied = self.white | self.black
-        empty = t.full & ~occupied
-        out: list[int] = []
-        if self.ply < 2:
-            while empty:
-                low = empty & -empty
-                out.append(low.bit_length() - 1)
-                empty ^= low
-            return out
-        if self.stones[turn]:
-            place = t.place3 if self.capstones[turn] else t.place2
-        elif self.capstones[turn]:
-            place = t.place_cap
-        else:
-            place = None
-        if place is not None:
-            while empty:
-                low = empty & -empty
-                out += place[low.bit_length() - 1]
-                empty ^= low
-        own = self.black if turn else self.white
-        walls = self.walls
-        caps = self.caps
-        blockers = walls | caps
-        heights = self.heights
-        n = t.size
-        ray_mask = t.ray_mask
-        ray_len = t.ray_len
-        slides = t.slides
-        crushes = t.crushes
-        count_len = t.count_len
-        crush_len = t.crush_len
-        while own:
-            low = own & -own
-            own ^= low
-            sq = low.bit_length() - 1
-            h = heights[sq]
-            carry = h if h < n else n
-            lens = count_len[carry]
-            masks = ray_mask[sq]
-            is_cap = caps & low
-            sq_slides = slides[sq]
-            # up (+n) and right (+1): the nearest blocker is the lowest bit of the ray
-            for direction, step in ((0, n), (2, 1)):
-                hit = masks[direction] & blockers
-                if hit:
-                    hb = hit & -hit
-                    d = ((hb.bit_length() - 1 - sq) // step) - 1
-                    if is_cap and walls & hb:
-                        out += crushes[sq][direction][d][: crush_len[carry][d]]
-                else:
-                    d = ray_len[sq][direction]
-                if d:
-                    out += sq_slides[direction][d][: lens[d]]
-            # down (-n) and left (-1): the nearest blocker is the highest bit of the ray
-            for direction, step in ((1, n), (3, 1)):
-                hit = masks[direction] & blockers
-                if hit:
-                    bsq = hit.bit_length() - 1
-                    d = ((sq - bsq) // step) - 1
-                    if is_cap and (walls >> bsq) & 1:
-                        out += crushes[sq][direction][d][: crush_len[carry][d]]
-                else:
-                    d = ray_len[sq][direction]
-                if d:
-                    out += sq_slides[direction][d][: lens[d]]
-        return out
-
-    def count_moves(self) -> int:
-        """len(self.moves()), computed without building the list."""
-        t = self.t
-        turn = self.turn
-        empties = t.squares - (self.white | self.black).bit_count()
-        if self.ply < 2:
-            return empties
-        total = empties * ((2 if self.stones[turn] else 0) + (1 if self.capstones[turn] else 0))
-        own = self.black if turn else self.white
-        walls = self.walls
-        caps = self.caps
-        blockers = walls | caps
-        heights = self.heights
-        n = t.size
-        ray_mask = t.ray_mask
-        ray_len = t.ray_len
-        count_len = t.count_len
-        crush_len = t.crush_len
-        while own:
-            low = own & -own
-            own ^= low
-            sq = low.bit_length() - 1
-            h = heights[sq]
-            carry = h if h < n else n
-            lens = count_len[carry]
-            masks = ray_mask[sq]
-            is_cap = caps & low
-            hit = masks[0] & blockers
-            if hit:
-                hb = hit & -hit
-                d = ((hb.bit_length() - 1 - sq) // n) - 1
-                if is_cap and walls & hb:
-                    total += crush_len[carry][d]
-            else:
-                d = ray_len[sq][0]
-            total += lens[d]
-            hit = masks[2] & blockers
-            if hit:
-                hb = hit & -hit
-                d = hb.bit_length() - 2 - sq
-                if is_cap and walls & hb:
-                    total += crush_len[carry][d]
-            else:
-                d = ray_len[sq][2]
-            total += lens[d]
-            hit = masks[1] & blockers
-            if hit:
-                bsq = hit.bit_length() - 1
-                d = ((sq - bsq) // n) - 1
-                if is_cap and (walls >> bsq) & 1:
-                    total += crush_len[carry][d]
-            else:
-                d = ray_len[sq][1]
-            total += lens[d]
-            hit = masks[3] & blockers
-            if hit:
-                bsq = hit.bit_length() - 1
-                d = sq - bsq - 1
-                if is_cap and (walls >> bsq) & 1:
-                    total += crush_len[carry][d]
-            else:
-                d = ray_len[sq][3]
-            total += lens[d]
-        return total
-
     def make(self, code: int) -> None:
         """Play a legal move code (unchecked: pass only codes from `moves()`)."""
         t = self.t
@@ -323,7 +191,7 @@ class Board:
             bit = 1 << sq
             self.heights[sq] = 1
             self.colors[sq] = colour
-            h = self.hash ^ t.z_piece[sq * 2 * t.max_height + colour] ^ t.z_black
+            h = self.hash ^ t.z_piece[t.z_base[sq] + colour] ^ t.z_black
             if colour:
                 self.black |= bit
             else:
@@ -342,47 +210,56 @@ class Board:
             self.turn = 1 - turn
             self.ply += 1
             return
-        direction, count, drops, crush = SLIDE_INFO[code >> 8]
-        step = t.steps[direction]
+        _direction, count, drops, crush = SLIDE_INFO[code >> 8]
+        step = t.steps[_direction]
         heights = self.heights
         colors = self.colors
         zp = t.z_piece
-        h2 = 2 * t.max_height
-        hsh = self.hash ^ t.z_black
-        height = heights[sq]
-        rem = height - count
-        bits = colors[sq]
-        carried = bits >> rem
-        c = carried
-        idx = sq * h2 + 2 * rem
-        for _ in range(count):
-            hsh ^= zp[idx + (c & 1)]
-            idx += 2
-            c >>= 1
-        rest = bits & ((1 << rem) - 1)
-        colors[sq] = rest
-        heights[sq] = rem
-        bit = 1 << sq
+        z_base = t.z_base
+        white = self.white
+        black = self.black
         walls = self.walls
         caps = self.caps
-        white = self.white & ~bit
-        black = self.black & ~bit
-        if walls & bit:
-            top = 1
-            walls ^= bit
-            hsh ^= t.z_wall[sq]
-        elif caps & bit:
-            top = 2
-            caps ^= bit
-            hsh ^= t.z_cap[sq]
+        hsh = self.hash
+        bits = colors[sq]
+        self.undo_stack.append((white, black, walls, caps, hsh, bits))
+        hsh ^= t.z_black
+        rem = heights[sq] - count
+        carried = bits >> rem
+        c = carried
+        start = z_base[sq] + 2 * rem
+        for k in range(start, start + 2 * count, 2):
+            hsh ^= zp[k + (c & 1)]
+            c >>= 1
+        bit = 1 << sq
+        if (walls | caps) & bit:
+            if walls & bit:
+                top = 1
+                walls ^= bit
+                hsh ^= t.z_wall[sq]
+            else:
+                top = 2
+                caps ^= bit
+                hsh ^= t.z_cap[sq]
         else:
             top = 0
+        heights[sq] = rem
         if rem:
-            if (rest >> (rem - 1)) & 1:
+            rest = bits & ((1 << rem) - 1)
+            colors[sq] = rest
+            if rest >> (rem - 1):
                 black |= bit
+                white &= ~bit
             else:
                 white |= bit
+                black &= ~bit
+        else:
+            colors[sq] = 0
+            white &= ~bit
+            black &= ~bit
         dest = sq
+        changed = 0
+        new_black = 0
         for d in drops:
             dest += step
             hd = heights[dest]
@@ -391,17 +268,15 @@ class Board:
             colors[dest] |= pb << hd
             heights[dest] = hd + d
             dbit = 1 << dest
-            if (pb >> (d - 1)) & 1:
-                black |= dbit
-                white &= ~dbit
-            else:
-                white |= dbit
-                black &= ~dbit
-            idx = dest * h2 + 2 * hd
-            for _ in range(d):
-                hsh ^= zp[idx + (pb & 1)]
-                idx += 2
+            changed |= dbit
+            if pb >> (d - 1):
+                new_black |= dbit
+            start = z_base[dest] + 2 * hd
+            for k in range(start, start + 2 * d, 2):
+                hsh ^= zp[k + (pb & 1)]
                 pb >>= 1
+        self.white = (white & ~changed) | (changed ^ new_black)
+        self.black = (black & ~changed) | new_black
         if top:
             dbit = 1 << dest
             if top == 1:
@@ -413,8 +288,6 @@ class Board:
                     hsh ^= t.z_wall[dest]
                 caps |= dbit
                 hsh ^= t.z_cap[dest]
-        self.white = white
-        self.black = black
         self.walls = walls
         self.caps = caps
         self.hash = hsh
@@ -423,18 +296,17 @@ class Board:
 
     def unmake(self, code: int) -> None:
         """Take back `code`, which must be the last move made."""
-        t = self.t
         sq = code & 63
         kind = (code >> 6) & 3
         self.turn = 1 - self.turn
         self.ply -= 1
         if kind != 3:
+            t = self.t
             colour = self.colors[sq]
-            bit = 1 << sq
-            nbit = ~bit
+            nbit = ~(1 << sq)
             self.heights[sq] = 0
             self.colors[sq] = 0
-            h = self.hash ^ t.z_piece[sq * 2 * t.max_height + colour] ^ t.z_black
+            h = self.hash ^ t.z_piece[t.z_base[sq] + colour] ^ t.z_black
             if colour:
                 self.black &= nbit
             else:
@@ -451,168 +323,16 @@ class Board:
                 h ^= t.z_cap[sq]
             self.hash = h
             return
-        direction, count, drops, crush = SLIDE_INFO[code >> 8]
-        step = t.steps[direction]
+        self.white, self.black, self.walls, self.caps, self.hash, bits = self.undo_stack.pop()
+        direction, count, drops, _crush = SLIDE_INFO[code >> 8]
+        step = self.t.steps[direction]
         heights = self.heights
         colors = self.colors
-        zp = t.z_piece
-        h2 = 2 * t.max_height
-        hsh = self.hash ^ t.z_black
-        dest = sq + step * len(drops)
-        dbit = 1 << dest
-        walls = self.walls
-        caps = self.caps
-        white = self.white
-        black = self.black
-        if walls & dbit:
-            top = 1
-            walls ^= dbit
-            hsh ^= t.z_wall[dest]
-        elif caps & dbit:
-            top = 2
-            caps ^= dbit
-            hsh ^= t.z_cap[dest]
-            if crush:
-                walls |= dbit
-                hsh ^= t.z_wall[dest]
-        else:
-            top = 0
-        carried = 0
-        for d in reversed(drops):
+        dest = sq
+        for d in drops:
+            dest += step
             hd = heights[dest] - d
-            bits = colors[dest]
-            pb = bits >> hd
-            rest = bits & ((1 << hd) - 1)
-            colors[dest] = rest
             heights[dest] = hd
-            carried = (carried << d) | pb
-            idx = dest * h2 + 2 * hd
-            for _ in range(d):
-                hsh ^= zp[idx + (pb & 1)]
-                idx += 2
-                pb >>= 1
-            dbit = 1 << dest
-            if hd:
-                if (rest >> (hd - 1)) & 1:
-                    black |= dbit
-                    white &= ~dbit
-                else:
-                    white |= dbit
-                    black &= ~dbit
-            else:
-                white &= ~dbit
-                black &= ~dbit
-            dest -= step
-        rem = heights[sq]
-        colors[sq] |= carried << rem
-        heights[sq] = rem + count
-        idx = sq * h2 + 2 * rem
-        c = carried
-        for _ in range(count):
-            hsh ^= zp[idx + (c & 1)]
-            idx += 2
-            c >>= 1
-        bit = 1 << sq
-        if (carried >> (count - 1)) & 1:
-            black |= bit
-            white &= ~bit
-        else:
-            white |= bit
-            black &= ~bit
-        if top == 1:
-            walls |= bit
-            hsh ^= t.z_wall[sq]
-        elif top == 2:
-            caps |= bit
-            hsh ^= t.z_cap[sq]
-        self.white = white
-        self.black = black
-        self.walls = walls
-        self.caps = caps
-        self.hash = hsh
-
-    # ---- search helpers --------------------------------------------------------------
-    def winning_move(self) -> int | None:
-        """A move that wins by road for the side to move at once, or None."""
-        turn = self.turn
-        if self.ply < 2:
-            return None
-        t = self.t
-        mine = (self.black if turn else self.white) & ~self.walls
-        for code in self.moves():
-            kind = (code >> 6) & 3
-            if kind == 1:
-                continue  # a wall never makes a road
-            if kind != 3 and not _road(t, mine | 1 << (code & 63)):
-                continue
-            self.make(code)
-            won = _road(t, (self.black if turn else self.white) & ~self.walls)
-            self.unmake(code)
-            if won:
-                return code
-        return None
-
-    def perft(self, depth: int) -> int:
-        """Leaf count `depth` plies deep, counting the last ply without making the moves."""
-        if depth <= 0:
-            return 1
-        if self.result() is not None:
-            return 0
-        if depth == 1:
-            return self.count_moves()
-        total = 0
-        make = self.make
-        unmake = self.unmake
-        for code in self.moves():
-            make(code)
-            total += self.perft(depth - 1)
-            unmake(code)
-        return total
-
-    def perft_full(self, depth: int) -> int:
-        """Leaf count with a full make/unmake of every move, the last ply included."""
-        if depth <= 0:
-            return 1
-        if self.result() is not None:
-            return 0
-        make = self.make
-        unmake = self.unmake
-        total = 0
-        if depth == 1:
-            for code in self.moves():
-                make(code)
-                total += 1
-                unmake(code)
-            return total
-        for code in self.moves():
-            make(code)
-            total += self.perft_full(depth - 1)
-            unmake(code)
-        return total
-
-
-def _road(t: SizeTables, bits: int) -> bool:
-    """Whether `bits` connect two opposite edges orthogonally (flood fill on bitboards)."""
-    n = t.size
-    if bits.bit_count() < n:
-        return False
-    not_first = t.not_col_first
-    not_last = t.not_col_last
-    for start, goal in ((t.row_first, t.row_last), (t.col_first, t.col_last)):
-        front = bits & start
-        if not front or not bits & goal:
-            continue
-        while True:
-            if front & goal:
-                return True
-            grown = (
-                front
-                | (front << n)
-                | (front >> n)
-                | ((front << 1) & not_first)
-                | ((front >> 1) & not_last)
-            ) & bits
-            if grown == front:
-                break
-            front = grown
-    return False
+            colors[dest] &= (1 << hd) - 1
+        heights[sq] += count
+        colors[sq] = bits

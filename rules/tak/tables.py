@@ -152,6 +152,7 @@ class SizeTables:
         # Zobrist keys: piece keys indexed sq * 2H + 2 * height + colour
         rng = random.Random(0x7A4B + 131 * size)
         self.z_piece = [rng.getrandbits(64) for _ in range(n2 * 2 * max_height)]
+        self.z_base = [sq * 2 * max_height for sq in range(n2)]
         self.z_wall = [rng.getrandbits(64) for _ in range(n2)]
         self.z_cap = [rng.getrandbits(64) for _ in range(n2)]
         self.z_black = rng.getrandbits(64)
