@@ -56,7 +56,7 @@ class TrikeSearchBot(Bot):
             except SearchAborted:
                 # keep a better move found by the unfinished iteration (the old best
                 # move is searched first, so a move found later really is better)
-                if searcher.partial is not None and depth > 1:
+                if searcher.partial is not None:
                     best_move = searcher.partial[1]
                 break
             best_move = move
@@ -76,9 +76,8 @@ class TrikeSearchBot(Bot):
         timed = limits.movetime is not None or limits.clock(game.turn)[0] is not None
         if searching_to_a_limit and not timed:
             return None
-        # a rough count of the moves left to this side
-        empties = sum(1 for c in game.board if not c)
-        budget = limits.budget_ms(game.turn, moves_left=max(4, min(20, empties // 4)))
+        # the host's own share of the clock (it sets `stop` at about this time)
+        budget = limits.budget_ms(game.turn)
         if budget is None:
             return float(self.settings["DefaultMs"])
         return budget
