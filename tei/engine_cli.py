@@ -22,6 +22,7 @@ examples:
   tei engine                          Tak, strongest built-in bot
   tei engine --game trike --bot random
   tei engine --option HalfKomi=4 --log /tmp/traffic.log
+  PYTHONPATH=. tei engine --bot my_bot:MyBot
 """
 
 
@@ -31,7 +32,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bot",
         metavar="NAME",
-        help="the bot to serve (default: the strongest one for each game); see --list",
+        help="the bot to serve: a built-in name (see --list) or module:Class naming any Bot "
+        "subclass importable from PYTHONPATH (default: the strongest built-in bot per game)",
     )
     parser.add_argument(
         "--option",
