@@ -98,7 +98,10 @@ class LocalServer:
                     pass
                 except trio_websocket.ConnectionClosed:
                     pass
-                sender.send_nowait(None)
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    sender.send_nowait(None)
+        except Exception:  # one broken connection must never stop the server
+            log.exception("connection %d failed", conn_id)
         finally:
             del self._channels[conn_id]
             self._dispatch(self.core.disconnect(conn_id, trio.current_time()))

@@ -1,0 +1,463 @@
+"""The bridge: a playtak session on one side, one TEI engine on the other.
+
+The bridge keeps the server's game as a rules `Game`, turns the opponent's moves (server
+notation) into that game, asks the engine with the server's clocks (ms) and the seek's
+increment, and sends the engine's move back in server notation. Around that: seeking
+(never during a game) or accepting a named player's seeks, draw offers (declined unless
+told otherwise), resume after a reconnect (rebuild from the replay, move only after
+`Your game is resumed`), refused moves, engines that crash or stall (restarted while
+the clock allows), and a PTN record of every finished game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+
+from adapters.playtak import protocol as p
+from adapters.playtak.engine_keeper import EngineKeeper, EngineUnavailable
+from adapters.playtak.notation import ServerMove, ptn_to_server
+from adapters.playtak.session import NotConnected, Session, first_leaf
+from bots.base import Limits
+from rules.game import Game, GameError
+from rules.registry import new_game
+from tei.driver import EngineError, EngineOptionError
+
+log = logging.getLogger("playtak.bridge")
+
+
+@attrs.frozen
+class BridgeSettings:
+    seek: p.Seek | None = None
+    accept_from: str | None = None
+    games: int | None = None  # None: forever
+    ptn_dir: Path | None = None
+    move_overhead_ms: int = 1000
+    accept_draws: bool = False
+    min_restart_ms: int = 3000
+    max_engine_failures: int = 3
+    site: str = "PlayTak.com"
+
+
+@attrs.define
+class LiveGame:
+    """Our view of one server game."""
+
+    start: p.GameStart
+    inc_ms: int
+    game: Game[Any]
+    clocks: list[int]
+    clock_at: float
+    resuming: bool
+    began: datetime
+    moves: list[str] = attrs.field(factory=list)
+    awaiting_replay: bool = False
+    engine_generation: int = -1
+    move_in_flight: str | None = None
+    rejected: set[str] = attrs.field(factory=set)
+    failures: int = 0
+    think_scope: trio.CancelScope | None = None
+
+    @property
+    def seat(self) -> int:
+        return 0 if self.start.color == "white" else 1
+
+    @property
+    def our_turn(self) -> bool:
+        return self.game.result is None and self.game.turn == self.seat
+
+
+def rules_game(start: p.GameStart) -> Game[Any]:
+    flats, caps = start.pieces
+    options = {"size": str(start.size), "halfkomi": str(start.komi)}
+    options.update(flats=str(flats), caps=str(caps))
+    return new_game("tak", options)
+
+
+def server_move_action(game: Game[Any], move: str) -> Any:
+    """The rules action of a server move (the server has no crush mark)."""
+    ptn = ServerMove.parse(move).to_ptn()
+    try:
+        return game.parse_action(ptn)
+    except GameError:
+        if ServerMove.parse(move).is_placement:
+            raise
+        return game.parse_action(ptn + "*")
+
+
+class Bridge:
+    """Plays games on a server through a session with the engine of a keeper."""
+
+    def __init__(self, settings: BridgeSettings, session: Session, keeper: EngineKeeper) -> None:
+        self.settings = settings
+        self.session = session
+        self.keeper = keeper
+        self.live: LiveGame | None = None
+        self.name = ""
+        self.finished: list[tuple[int, str, Path | None]] = []
+        self.done = trio.Event()
+        self._settled = False
+        self._open_seeks: dict[int, p.SeekInfo] = {}
+        self._accept_pending: p.SeekInfo | None = None
+        self._accepted: p.SeekInfo | None = None
+        self._nursery: trio.Nursery | None = None
+
+    @property
+    def in_game(self) -> bool:
+        return self.live is not None
+
+    async def run(self) -> list[tuple[int, str, Path | None]]:
+        """Start the engine, play until the number of games is reached (or forever)."""
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                await nursery.start(self.keeper.run)
+                await self.keeper.get()
+                nursery.start_soon(self.session.run, self)
+                await self.done.wait()
+                with trio.move_on_after(2):
+                    with contextlib.suppress(NotConnected):
+                        await self.session.send(p.Quit())
+                nursery.cancel_scope.cancel()
+        except BaseExceptionGroup as group:
+            raise first_leaf(group) from None
+        return self.finished
+
+    # ---- session hooks -----------------------------------------------------------------
+    async def connected(self, name: str) -> None:
+        self.name = name
+        self._settled = False
+        self._accept_pending = None
+        self._open_seeks.clear()
+        if self.live is not None:
+            self.live.awaiting_replay = True
+
+    async def settled(self) -> None:
+        self._settled = True
+        live = self.live
+        if live is not None and live.awaiting_replay:
+            log.warning("game %d was not resumed by the server: it is over", live.start.game_id)
+            await self._finish(live, "*")
+            return
+        if live is None:
+            await self._look_for_game()
+
+    async def disconnected(self) -> None:
+        self._settled = False
+        live = self.live
+        if live is not None:
+            live.resuming = True
+            live.move_in_flight = None
+            if live.think_scope is not None:
+                live.think_scope.cancel()
+
+    async def event(self, event: p.ServerEvent) -> None:
+        live = self.live
+        match event:
+            case p.GameStart():
+                await self._game_start(event)
+            case p.GameMove() if live and event.game_id == live.start.game_id:
+                await self._game_move(live, event.move)
+            case p.GameTime() if live and event.game_id == live.start.game_id:
+                live.clocks = [event.white_ms, event.black_ms]
+                live.clock_at = trio.current_time()
+                live.move_in_flight = None
+            case p.GameOver() if live and event.game_id == live.start.game_id:
+                await self._finish(live, event.result)
+            case p.GameAbandoned() if live and event.game_id == live.start.game_id:
+                quitter_white = event.quitter == live.start.white
+                await self._finish(live, "0-1" if quitter_white else "1-0")
+            case p.GameSignal() if live and event.game_id == live.start.game_id:
+                await self._signal(live, event.kind)
+            case p.GameResumed() if live:
+                log.info("game %d resumed after %d moves", live.start.game_id, len(live.moves))
+                live.resuming = False
+                live.awaiting_replay = False
+                self._start_thinking(live)
+            case p.Nok():
+                await self._refused()
+            case p.ErrorText():
+                log.warning("server error: %s (last sent: %s)", event.text, self.session.recent())
+            case p.SeekNew():
+                self._open_seeks[event.seek.no] = event.seek
+                if self.settings.accept_from and self._settled and self.live is None:
+                    await self._look_for_game()
+            case p.SeekRemove():
+                self._open_seeks.pop(event.seek.no, None)
+            case p.PlayerDisconnected() | p.PlayerReconnected() | p.Message() | p.Chat():
+                log.info("%s", event.to_line())
+            case _:
+                pass
+
+    # ---- lobby -------------------------------------------------------------------------
+    async def _look_for_game(self) -> None:
+        """Post our seek, or accept a seek of the chosen player (never during a game)."""
+        if self.live is not None or self.done.is_set():
+            return
+        try:
+            if self.settings.seek is not None:
+                log.info("seeking: %s", self.settings.seek.to_line())
+                await self.session.send(self.settings.seek)
+            elif self.settings.accept_from and self._accept_pending is None:
+                wanted = self.settings.accept_from.lower()
+                for seek in self._open_seeks.values():
+                    if seek.name.lower() == wanted and seek.opponent.lower() in (
+                        "",
+                        self.name.lower(),
+                    ):
+                        log.info("accepting seek %d of %s", seek.no, seek.name)
+                        self._accept_pending = self._accepted = seek
+                        await self.session.send(p.Accept(seek.no))
+                        break
+        except NotConnected:
+            pass
+
+    async def _game_start(self, event: p.GameStart) -> None:
+        live = self.live
+        now = trio.current_time()
+        if live is not None and live.start.game_id == event.game_id:
+            log.info("game %d is being replayed by the server", event.game_id)
+            live.game = rules_game(event)
+            live.moves.clear()
+            live.resuming = True
+            live.awaiting_replay = False
+            return
+        if live is not None:
+            await self._finish(live, "*")
+        self._accept_pending = None
+        inc = event.inc
+        if inc is None:  # protocol 0: the increment comes from the seek
+            source = self.settings.seek if self._accepted is None else self._accepted
+            inc = source.inc if source is not None else 0
+        clock = (event.time or 0) * 1000
+        self.live = live = LiveGame(
+            event,
+            inc * 1000,
+            rules_game(event),
+            [clock, clock],
+            now,
+            resuming=not self._settled,
+            began=datetime.now(UTC),
+        )
+        log.info(
+            "game %d: %s vs %s, %dx%d, %s+%s s, komi %d, we are %s",
+            event.game_id,
+            event.white,
+            event.black,
+            event.size,
+            event.size,
+            event.time,
+            inc,
+            event.komi,
+            event.color,
+        )
+        self._start_thinking(live)
+
+    async def _game_move(self, live: LiveGame, move: str) -> None:
+        try:
+            action = server_move_action(live.game, move)
+            live.game.play(action)
+        except (GameError, ValueError) as exc:
+            log.error("server move %r does not fit our game (%s): resigning", move, exc)
+            await self._send(p.GameAction(live.start.game_id, "Resign"))
+            return
+        live.moves.append(ServerMove.parse(move).to_text())
+        live.rejected.clear()
+        self._start_thinking(live)
+
+    async def _signal(self, live: LiveGame, kind: str) -> None:
+        if kind == "OfferDraw":
+            if self.settings.accept_draws:
+                log.info("draw offered: accepting")
+                await self._send(p.GameAction(live.start.game_id, "OfferDraw"))
+            else:
+                log.info("draw offered: declined (ignored)")
+        elif kind == "RequestUndo":
+            log.info("undo requested: declined (ignored)")
+        elif kind == "Undo" and live.moves:
+            if live.think_scope is not None:
+                live.think_scope.cancel()
+            live.game.undo()
+            live.moves.pop()
+            self._start_thinking(live)
+
+    async def _refused(self) -> None:
+        live = self.live
+        if live is not None and live.move_in_flight is not None:
+            move = live.move_in_flight
+            log.error("the server refused our move %r (last sent: %s)", move, self.session.recent())
+            live.move_in_flight = None
+            live.game.undo()
+            live.moves.pop()
+            live.rejected.add(move)
+            live.failures += 1
+            self._start_thinking(live)
+        elif self._accept_pending is not None:
+            log.info("seek %d is gone", self._accept_pending.no)
+            self._open_seeks.pop(self._accept_pending.no, None)
+            self._accept_pending = None
+        else:
+            log.warning("the server said NOK (last sent: %s)", self.session.recent())
+
+    async def _finish(self, live: LiveGame, result: str) -> None:
+        if live.think_scope is not None:
+            live.think_scope.cancel()
+        self.live = None
+        path = self._write_ptn(live, result)
+        self.finished.append((live.start.game_id, result, path))
+        log.info(
+            "game %d over: %s after %d plies (%d finished)",
+            live.start.game_id,
+            result,
+            len(live.moves),
+            len(self.finished),
+        )
+        if self.settings.games is not None and len(self.finished) >= self.settings.games:
+            self.done.set()
+        elif self._settled:
+            await self._look_for_game()
+
+    # ---- thinking ----------------------------------------------------------------------
+    def _start_thinking(self, live: LiveGame) -> None:
+        if (
+            live.think_scope is not None
+            or live.resuming
+            or live.move_in_flight is not None
+            or not live.our_turn
+            or self._nursery is None
+            or self.live is not live
+        ):
+            return
+        scope = trio.CancelScope()
+        live.think_scope = scope
+        self._nursery.start_soon(self._think, live, scope)
+
+    async def _think(self, live: LiveGame, scope: trio.CancelScope) -> None:
+        try:
+            with scope:
+                await self._think_and_move(live)
+        except Exception:
+            log.exception("unexpected error while thinking in game %d", live.start.game_id)
+        finally:
+            if live.think_scope is scope:
+                live.think_scope = None
+
+    def _our_clock_ms(self, live: LiveGame) -> tuple[int, int]:
+        """(our time, opponent's time) in ms now, before the move overhead."""
+        ours, theirs = live.clocks[live.seat], live.clocks[1 - live.seat]
+        if live.moves:
+            ours -= int((trio.current_time() - live.clock_at) * 1000)
+        return ours, theirs
+
+    async def _think_and_move(self, live: LiveGame) -> None:
+        game_id = live.start.game_id
+        overhead = self.settings.move_overhead_ms
+        while True:
+            if live.failures >= self.settings.max_engine_failures:
+                log.error("game %d: too many engine failures, resigning", game_id)
+                await self._send(p.GameAction(game_id, "Resign"))
+                return
+            ours, theirs = self._our_clock_ms(live)
+            try:
+                engine = await self.keeper.get()
+                if live.engine_generation != self.keeper.generation:
+                    await self._new_game(engine, live)
+                    live.engine_generation = self.keeper.generation
+                ours, theirs = self._our_clock_ms(live)
+                budget_ms = ours - max(2 * overhead, ours // 10)
+                shown = [max(1, ours - overhead), max(1, theirs)]
+                if live.seat == 1:
+                    shown.reverse()
+                limits = Limits(wtime=shown[0], btime=shown[1], winc=live.inc_ms, binc=live.inc_ms)
+                deadline = trio.current_time() + max(0.05, budget_ms / 1000)
+                grace = 1.0 if budget_ms > 5000 else 0.3
+                answer = await engine.play(live.game, limits, deadline=deadline, grace=grace)
+                action = answer.action
+            except (EngineError, EngineUnavailable, trio.TooSlowError) as exc:
+                live.failures += 1
+                log.error("game %d: engine failure: %s", game_id, exc)
+                ours, _ = self._our_clock_ms(live)
+                if ours < self.settings.min_restart_ms or isinstance(exc, EngineUnavailable):
+                    log.error("game %d: no time to restart the engine, resigning", game_id)
+                    await self._send(p.GameAction(game_id, "Resign"))
+                    return
+                try:
+                    await self.keeper.restart()
+                except (EngineUnavailable, trio.TooSlowError) as again:
+                    log.error("game %d: %s; resigning", game_id, again)
+                    await self._send(p.GameAction(game_id, "Resign"))
+                    return
+                continue
+            move = ptn_to_server(live.game.format_action(action))
+            if move in live.rejected:
+                action, move = self._alternative(live)
+                if action is None:
+                    await self._send(p.GameAction(game_id, "Resign"))
+                    return
+            live.game.play(action)
+            live.moves.append(move)
+            live.move_in_flight = move
+            log.info("game %d: we play %s", game_id, move)
+            await self._send(p.PlayMove(game_id, move))
+            return
+
+    def _alternative(self, live: LiveGame) -> tuple[Any, str]:
+        """A random legal move the server has not refused (None when there is none)."""
+        options = [(a, ptn_to_server(live.game.format_action(a))) for a in live.game.legal()]
+        options = [(a, m) for a, m in options if m not in live.rejected]
+        if not options:
+            return None, ""
+        log.warning("game %d: playing a random move instead of a refused one", live.start.game_id)
+        return random.choice(options)
+
+    async def _new_game(self, engine: Any, live: LiveGame) -> None:
+        start = live.start
+        options = {"size": str(start.size), "halfkomi": str(start.komi)}
+        try:
+            await engine.new_game("tak", options)
+        except EngineOptionError as exc:
+            log.warning("engine refused the game options (%s); trying without komi", exc)
+            await engine.new_game("tak", {"size": str(start.size)})
+
+    async def _send(self, command: p.ClientCommand) -> None:
+        try:
+            await self.session.send(command)
+        except NotConnected as exc:
+            log.warning("%s", exc)
+
+    # ---- records -----------------------------------------------------------------------
+    def _write_ptn(self, live: LiveGame, result: str) -> Path | None:
+        directory = self.settings.ptn_dir
+        if directory is None:
+            return None
+        from rules.tak.ptn import PtnGame
+
+        start = live.start
+        minutes, seconds = divmod(start.time or 0, 60)
+        tags = {
+            "Site": self.settings.site,
+            "Event": "Online Play",
+            "Date": live.began.strftime("%Y.%m.%d"),
+            "Time": live.began.strftime("%H:%M:%S"),
+            "Player1": start.white,
+            "Player2": start.black,
+            "Clock": f"{minutes}:{seconds:02d} +{live.inc_ms // 1000}",
+            "PlayTakID": str(start.game_id),
+            "Result": result,
+        }
+        record = PtnGame.from_game(live.game, tags)  # type: ignore[arg-type]
+        record.result = result
+        record.set_tag("Result", result)
+        directory.mkdir(parents=True, exist_ok=True)
+        stamp = live.began.strftime("%Y%m%d-%H%M%S")
+        path = directory / f"playtak-{start.game_id}-{stamp}-{start.white}-vs-{start.black}.ptn"
+        path.write_text(record.text(), encoding="utf-8")
+        log.info("wrote %s", path)
+        return path

@@ -1,0 +1,188 @@
+"""`tei playtak`: run a TEI engine (or a built-in bot) on a playtak.com-style server."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import shlex
+import sys
+from pathlib import Path
+
+import trio
+
+from adapters.playtak import protocol as p
+from adapters.playtak.bridge import Bridge, BridgeSettings
+from adapters.playtak.commands import GUEST_TOKEN_RE
+from adapters.playtak.engine_keeper import EngineKeeper, EngineUnavailable
+from adapters.playtak.session import Credentials, Session, SessionEnded, SessionSettings
+from adapters.playtak.transport import DEFAULT_SERVER, BadServerURL, ServerAddress
+
+EPILOG = """\
+examples:
+  tei playtak --bot search --seek "6 600 10 A 4 30 1 0 0"          (guest, playtak.com)
+  PLAYTAK_PASSWORD=... tei playtak --user MyBot --engine "tiltak" --seek "5 300 5"
+  tei playtak --server tcp://127.0.0.1:10000 --bot random --accept-from alice --games 1
+
+The seek is "size time increment [colour komi flats caps unrated tournament
+[trigger amount]] [opponent]": times in seconds, colour W, B or A (random), komi in
+half-flats (4 = 2 flats), flats/caps 0 for the standard reserves of the size. The seek is
+posted after login and again after every game, never during one.
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
+    engine = parser.add_argument_group("engine (one of)")
+    which = engine.add_mutually_exclusive_group()
+    which.add_argument("--engine", metavar="CMD", help="TEI engine command line (shell words)")
+    which.add_argument(
+        "--bot", metavar="NAME", help="a built-in bot, run as `tei engine` (default: search)"
+    )
+    engine.add_argument(
+        "--engine-option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set an engine option before play (repeatable)",
+    )
+    engine.add_argument("--engine-name", help="name of the engine in logs")
+    account = parser.add_argument_group("account (default: a guest)")
+    account.add_argument("--user", help="playtak user name")
+    account.add_argument("--password", help="password (prefer --password-env)")
+    account.add_argument(
+        "--password-env",
+        default="PLAYTAK_PASSWORD",
+        metavar="VAR",
+        help="environment variable holding the password (default PLAYTAK_PASSWORD)",
+    )
+    account.add_argument(
+        "--guest-token",
+        metavar="TOKEN",
+        help="20 lower-case letters: log in as the same guest again (default: a new one "
+        "per run, reused on reconnects)",
+    )
+    games = parser.add_argument_group("games")
+    mode = games.add_mutually_exclusive_group()
+    mode.add_argument("--seek", metavar="SPEC", help="post this seek (see below)")
+    mode.add_argument("--accept-from", metavar="NAME", help="accept the seeks of this player")
+    games.add_argument("--games", type=int, metavar="N", help="stop after N games (default: never)")
+    games.add_argument(
+        "--accept-draws", action="store_true", help="accept draw offers (default: decline)"
+    )
+    games.add_argument(
+        "--move-overhead",
+        type=int,
+        default=1000,
+        metavar="MS",
+        help="ms kept back from our clock for network lag (default 1000)",
+    )
+    games.add_argument("--ptn-dir", type=Path, metavar="DIR", help="write each game as PTN here")
+    conn = parser.add_argument_group("connection")
+    conn.add_argument(
+        "--server",
+        default=DEFAULT_SERVER,
+        metavar="URL",
+        help=f"wss://host/ws, ws://host:port/ws or tcp://host:port (default {DEFAULT_SERVER})",
+    )
+    conn.add_argument(
+        "--protocol", type=int, choices=(0, 1, 2), default=2, help="protocol version (default 2)"
+    )
+    conn.add_argument("--client-name", default="tei-playtak", help="sent with `Client`")
+    conn.add_argument(
+        "--ping-interval", type=float, default=30.0, metavar="S", help="PING every S s (30)"
+    )
+    conn.add_argument(
+        "--dead-after",
+        type=float,
+        default=90.0,
+        metavar="S",
+        help="reconnect when the server is silent this long (90)",
+    )
+    conn.add_argument(
+        "--max-backoff",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="longest wait between reconnects outside games (60; 5 during a game)",
+    )
+    logs = parser.add_argument_group("logging")
+    logs.add_argument("--log", type=Path, metavar="FILE", help="also write the log to FILE")
+    logs.add_argument("-v", "--verbose", action="store_true", help="log every line sent and read")
+
+
+def _engine_argv(args: argparse.Namespace) -> list[str]:
+    if args.engine:
+        return shlex.split(args.engine)
+    bot = args.bot or "search"
+    return [sys.executable, "-m", "tei", "engine", "--game", "tak", "--bot", bot]
+
+
+def _setup_logging(args: argparse.Namespace) -> None:
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if args.log is not None:
+        handlers.append(logging.FileHandler(args.log, encoding="utf-8"))
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+        handlers=handlers,
+        force=True,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.seek and not args.accept_from:
+        print("tei playtak: give --seek SPEC or --accept-from NAME", file=sys.stderr)
+        return 2
+    try:
+        seek = p.Seek.parse_spec(args.seek) if args.seek else None
+        ServerAddress.parse(args.server)
+    except (ValueError, BadServerURL) as exc:
+        print(f"tei playtak: {exc}", file=sys.stderr)
+        return 2
+    password = args.password or os.environ.get(args.password_env)
+    if args.user and not password:
+        print(f"tei playtak: --user needs --password or ${args.password_env}", file=sys.stderr)
+        return 2
+    if args.guest_token and not GUEST_TOKEN_RE.fullmatch(args.guest_token):
+        print("tei playtak: --guest-token must be 20 lower-case letters", file=sys.stderr)
+        return 2
+    options: dict[str, str] = {}
+    for item in args.engine_option:
+        name, sep, value = item.partition("=")
+        if not sep:
+            print(f"tei playtak: --engine-option {item!r} is not NAME=VALUE", file=sys.stderr)
+            return 2
+        options[name.strip()] = value.strip()
+    _setup_logging(args)
+    credentials = Credentials(args.user, password if args.user else None, args.guest_token)
+    session = Session(
+        SessionSettings(
+            server=args.server,
+            protocol=args.protocol,
+            client_name=args.client_name,
+            ping_interval=args.ping_interval,
+            dead_after=args.dead_after,
+            backoff_max=args.max_backoff,
+        ),
+        credentials,
+    )
+    keeper = EngineKeeper(_engine_argv(args), name=args.engine_name, options=options)
+    settings = BridgeSettings(
+        seek=seek,
+        accept_from=args.accept_from,
+        games=args.games,
+        ptn_dir=args.ptn_dir,
+        move_overhead_ms=args.move_overhead,
+        accept_draws=args.accept_draws,
+    )
+    bridge = Bridge(settings, session, keeper)
+    try:
+        finished = trio.run(bridge.run)
+    except (SessionEnded, EngineUnavailable) as exc:
+        logging.getLogger("playtak").error("%s", exc)
+        return 1
+    for game_id, result, path in finished:
+        print(f"game {game_id}: {result}" + (f" ({path})" if path else ""))
+    return 0

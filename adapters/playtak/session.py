@@ -1,0 +1,223 @@
+"""A logged-in connection to a playtak server that stays up: login, keep-alive, reconnect.
+
+`Session.run(handler)` connects, logs in (`Protocol`, `Client`, `Login`), then feeds every
+server event to the handler while a `PING` goes out every `ping_interval` seconds. A
+connection that stays silent for `dead_after` seconds is taken for dead. On any drop it
+reconnects with exponential backoff and jitter, capped low while the handler is in a
+game (the server keeps a game only ~120 s). Right after login it sends one `PING`: its
+`OK` marks the end of the login burst (seeks, games and any resumed game are replayed
+before it), reported as `handler.settled()`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections import deque
+from typing import Protocol
+
+import attrs
+import trio
+
+from adapters.playtak import protocol as p
+from adapters.playtak.server_core import random_guest_token
+from adapters.playtak.transport import DEFAULT_SERVER, Transport, TransportClosed, open_transport
+
+log = logging.getLogger("playtak.session")
+
+
+class SessionEnded(Exception):
+    """The session cannot go on (wrong password, refused name, logged in elsewhere)."""
+
+
+class NotConnected(Exception):
+    """A command was sent while no connection is up."""
+
+
+@attrs.frozen
+class Credentials:
+    """A user and password, or a guest (with a token to keep the same guest name)."""
+
+    user: str | None = None
+    password: str | None = attrs.field(default=None, repr=False)
+    guest_token: str | None = None
+
+    def login_command(self) -> p.Login | p.LoginGuest:
+        if self.user is None:
+            return p.LoginGuest(self.guest_token)
+        return p.Login(self.user, self.password or "")
+
+
+@attrs.frozen
+class SessionSettings:
+    server: str = DEFAULT_SERVER
+    protocol: int = 2
+    client_name: str = "tei-playtak"
+    ping_interval: float = 30.0
+    dead_after: float = 90.0
+    login_timeout: float = 30.0
+    backoff_start: float = 1.0
+    backoff_max: float = 60.0
+    backoff_max_in_game: float = 5.0
+
+
+class Handler(Protocol):
+    """What a session reports to (the bridge)."""
+
+    @property
+    def in_game(self) -> bool: ...
+
+    async def connected(self, name: str) -> None: ...
+
+    async def settled(self) -> None: ...
+
+    async def event(self, event: p.ServerEvent) -> None: ...
+
+    async def disconnected(self) -> None: ...
+
+
+class Session:
+    """Owns the connection; `send` works whenever a logged-in connection is up."""
+
+    def __init__(self, settings: SessionSettings, credentials: Credentials) -> None:
+        if credentials.user is None and credentials.guest_token is None:
+            credentials = attrs.evolve(credentials, guest_token=random_guest_token())
+        self.settings = settings
+        self.credentials = credentials
+        self.name: str | None = None
+        self.connections = 0
+        self.sent: deque[str] = deque(maxlen=8)
+        self._transport: Transport | None = None
+        self._settle_pending = False
+
+    @property
+    def connected(self) -> bool:
+        return self._transport is not None
+
+    async def send(self, command: p.ClientCommand) -> None:
+        """Send one command; raises NotConnected when the connection is down."""
+        transport = self._transport
+        if transport is None:
+            raise NotConnected(f"not connected; {command.to_line()!r} not sent")
+        line = command.to_line()
+        shown = "Login ****" if isinstance(command, p.Login) else line
+        self.sent.append(shown)
+        log.debug("> %s", shown)
+        try:
+            await transport.send_line(line)
+        except TransportClosed as exc:
+            raise NotConnected(str(exc)) from None
+
+    def recent(self) -> str:
+        """The last commands sent, for error reports."""
+        return " | ".join(self.sent)
+
+    async def run(self, handler: Handler) -> None:
+        """Stay connected until cancelled; SessionEnded on a fatal refusal."""
+        delay = self.settings.backoff_start
+        while True:
+            logged_in = False
+            try:
+                try:
+                    async with open_transport(self.settings.server) as transport:
+                        self.connections += 1
+                        log.info("connected to %s", self.settings.server)
+                        await self._login(transport)
+                        logged_in = True
+                        delay = self.settings.backoff_start
+                        self._transport = transport
+                        await handler.connected(self.name or "")
+                        await self._serve(transport, handler)
+                except BaseExceptionGroup as group:
+                    raise first_leaf(group) from None
+            except TransportClosed as exc:
+                log.warning("connection lost: %s", exc)
+            except trio.TooSlowError:
+                log.warning("the server did not complete the login in time")
+            finally:
+                self._transport = None
+            if logged_in:
+                await handler.disconnected()
+            cap = (
+                self.settings.backoff_max_in_game if handler.in_game else self.settings.backoff_max
+            )
+            wait = min(delay, cap) * random.uniform(0.8, 1.2)
+            log.info("reconnecting in %.1f s", wait)
+            await trio.sleep(wait)
+            delay = min(delay * 2, self.settings.backoff_max)
+
+    async def _receive(self, transport: Transport, timeout: float) -> p.ServerEvent:
+        with trio.move_on_after(timeout):
+            line = await transport.receive_line()
+            log.debug("< %s", line)
+            event = p.parse_server_line(line)
+            if isinstance(event, p.Unknown):
+                log.info(
+                    "ignored server line %r%s", line, f" ({event.reason})" * bool(event.reason)
+                )
+            return event
+        raise TransportClosed(f"nothing from the server for {timeout:.0f} s")
+
+    async def _login(self, transport: Transport) -> None:
+        """Greeting, Protocol, Client, Login; SessionEnded when the server refuses."""
+        with trio.fail_after(self.settings.login_timeout):
+            while not isinstance(
+                await self._receive(transport, self.settings.dead_after), p.LoginPrompt
+            ):
+                pass
+            commands: list[p.ClientCommand] = []
+            if self.settings.protocol > 0:
+                commands.append(p.ProtocolCmd(self.settings.protocol))
+            if self.settings.client_name:
+                commands.append(p.ClientCmd(self.settings.client_name))
+            login = self.credentials.login_command()
+            for command in [*commands, login]:
+                line = command.to_line()
+                self.sent.append("Login ****" if isinstance(command, p.Login) else line)
+                await transport.send_line(line)
+            replies = len(commands)
+            while True:
+                event = await self._receive(transport, self.settings.dead_after)
+                if isinstance(event, p.Ok | p.Nok) and replies:
+                    replies -= 1
+                    if isinstance(event, p.Nok):
+                        log.warning("the server refused %r", commands[-replies - 1].to_line())
+                elif isinstance(event, p.LoggedIn):
+                    self.name = event.name
+                    break
+                elif isinstance(event, p.AuthFailure):
+                    raise SessionEnded(f"login as {self.credentials.user!r}: wrong password")
+                elif isinstance(event, p.Nok):
+                    raise SessionEnded(f"login refused for {login!r} (name or password malformed)")
+            log.info("logged in as %s", self.name)
+            self._settle_pending = True
+            await transport.send_line(p.Ping().to_line())
+
+    async def _serve(self, transport: Transport, handler: Handler) -> None:
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._pinger, transport)
+                while True:
+                    event = await self._receive(transport, self.settings.dead_after)
+                    if isinstance(event, p.LoggedInElsewhere):
+                        raise SessionEnded("logged in from another window: this session stops")
+                    await handler.event(event)
+                    if self._settle_pending and isinstance(event, p.Ok):
+                        self._settle_pending = False
+                        await handler.settled()
+        except BaseExceptionGroup as group:
+            raise first_leaf(group) from None
+
+    async def _pinger(self, transport: Transport) -> None:
+        while True:
+            await trio.sleep(self.settings.ping_interval)
+            self.sent.append("PING")
+            await transport.send_line(p.Ping().to_line())
+
+
+def first_leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first non-group exception inside a (nested) exception group."""
+    inner: BaseException = group
+    while isinstance(inner, BaseExceptionGroup):
+        inner = inner.exceptions[0]
+    return inner
