@@ -23,6 +23,10 @@ from rules.traxit.game import TraxitGame
 from rules.traxit.state import END, Layout, State, actor, apply_unchecked, legal
 
 MAX_DEPTH = 32
+#: memo entries kept per iteration: enough for the depths reached, cheap to free
+MEMO_LIMIT = 60_000
+#: share of the time budget the search may use (the rest covers freeing memory and I/O)
+BUDGET_SHARE = 0.85
 
 
 class SearchAborted(Exception):
@@ -49,7 +53,7 @@ class Searcher:
     def value(self, st: State, depth: int) -> tuple[list[float], Action | None]:
         """Utility vector of `st` searched `depth` plies deep, and the best action."""
         self.nodes += 1
-        if self.nodes & 255 == 0:
+        if self.nodes & 127 == 0:
             self._check()
         layout = self.layout
         if depth == 0 or st.phase == END:
@@ -67,7 +71,8 @@ class Searcher:
             if best is None or values[seat] > best[seat]:
                 best, best_action = values, action
         assert best is not None
-        self.memo[key] = (best, best_action)
+        if len(self.memo) < MEMO_LIMIT:
+            self.memo[key] = (best, best_action)
         return best, best_action
 
     def root(self, st: State, depth: int, order: list[Action]) -> tuple[list[float], Action]:
@@ -110,7 +115,7 @@ class TraxitSearchBot(Bot):
             raise ValueError("no legal action: the game is over")
         started = time.monotonic()
         budget = self._budget(game, limits)
-        deadline = started + budget / 1000 if budget is not None else float("inf")
+        deadline = started + budget * BUDGET_SHARE / 1000 if budget is not None else float("inf")
         searcher = Searcher(layout, deadline, limits.nodes or 0, stop)
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         best = actions[0]
@@ -138,7 +143,7 @@ class TraxitSearchBot(Bot):
                     pv=tuple(str(a) for a in searcher.pv(st, move, depth)),
                 )
             )
-            if budget is not None and elapsed * 1000 > budget * 0.25:
+            if budget is not None and elapsed * 1000 > budget * 0.2:
                 break  # the next depth costs several times this one
             if self._reaches_end(layout, st, depth):
                 break

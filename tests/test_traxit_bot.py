@@ -47,7 +47,7 @@ def test_search_takes_the_top_when_it_can() -> None:
 def test_node_limit_bounds_the_search() -> None:
     game, text, reports = think(POSITIONS["choose"], Limits(nodes=600))
     assert text in {game.format_action(a) for a in game.legal()}
-    assert all(r.nodes is not None and r.nodes <= 600 + 256 for r in reports)
+    assert all(r.nodes is not None and r.nodes <= 600 + 128 for r in reports)
 
 
 def test_stop_ends_an_infinite_search() -> None:
