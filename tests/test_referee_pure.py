@@ -298,7 +298,9 @@ def test_tak_record_text() -> None:
     text = record.render()
     assert text.startswith('[Site "here"]\n[Player1 "A"]\n[Result "R-0"]\n[Custom "a \\"q\\""]')
     assert "1. a1 {+0.35/12 0.12s} e5\n2. c3\nR-0\n" in text
-    black = GameRecord("tak", (), (MoveNote("a1"), MoveNote("e5")), "0-1", "x3/x3/x3 2 4")
+    black = GameRecord(
+        "tak", (("TPS", "x3/x3/x3 2 4"),), (MoveNote("a1"), MoveNote("e5")), "0-1", "x3/x3/x3 2 4"
+    )
     assert "4... a1\n5. e5\n0-1" in black.render()
 
 

@@ -191,6 +191,8 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
     s = {**DEFAULTS, **settings}
     game = str(s["game"]).lower()
     rules = {str(k).lower(): str(v) for k, v in dict(s["rules"]).items()}
+    if game == "traxit" and rules.get("teams", "").lower() in ("true", "1", "yes", "on"):
+        rules.setdefault("players", "4")
     each = dict(s["each"] or {})
     entries = list(s["engines"] or [])
     if len(entries) < 2:

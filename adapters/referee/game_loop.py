@@ -9,7 +9,8 @@ Terminations (the PTN `Termination` tag):
   crashed           the engine exited or closed its output
   illegal move      a well-formed move that is not legal
   malformed output  a `bestmove` that does not parse, or a protocol error
-  adjudicated       the game reached --max-plies (scored as a draw)
+  adjudicated       the game reached --max-plies (scored as a draw), or a draw rule
+                    of the rules options ended it (Tak: repetition, rule50)
 The engine at fault loses (in a team game its team loses); an engine that crashed,
 stalled or did not answer `stop` is restarted before its next game.
 """
@@ -49,6 +50,15 @@ ILLEGAL = "illegal move"
 MALFORMED = "malformed output"
 ADJUDICATED = "adjudicated"
 TERMINATIONS = (NORMAL, TIME_FORFEIT, STALLED, CRASHED, ILLEGAL, MALFORMED, ADJUDICATED)
+
+
+#: rules options only the referee applies (draw rules); they are not sent to engines
+REFEREE_RULES = ("repetition", "rule50")
+
+
+def engine_rules(rules: Mapping[str, str]) -> dict[str, str]:
+    """The rules options engines are told about (all but the referee's draw rules)."""
+    return {k: v for k, v in rules.items() if k not in REFEREE_RULES}
 
 
 @attrs.frozen
@@ -154,7 +164,9 @@ async def play_game(
     for seat, slot in enumerate(slots):
         try:
             engine = await slot.open()
-            await engine.new_game(settings.game, settings.rules, timeout=settings.timeout)
+            await engine.new_game(
+                settings.game, engine_rules(settings.rules), timeout=settings.timeout
+            )
         except EngineStalled as exc:
             outcome = fault(seat, STALLED, exc, True)
         except EngineTerminated as exc:
@@ -167,6 +179,8 @@ async def play_game(
     while outcome is None:
         outcome = game.result
         if outcome is not None:
+            if outcome.reason in REFEREE_RULES:
+                termination = ADJUDICATED
             break
         if settings.max_plies is not None and game.ply - first_ply >= settings.max_plies:
             outcome, termination = draw_outcome(game, "max plies"), ADJUDICATED

@@ -110,18 +110,32 @@ def parse_position_book(lines: Iterable[str], name: str = "") -> list[Opening]:
     return out
 
 
-def parse_records(text: str, name: str = "") -> list[Opening]:
-    """Every game of a record file (tags, then move text) as an opening."""
-    out: list[Opening] = []
+@attrs.frozen
+class RecordText:
+    """One game of a record file: its tags, actions and the line it starts on."""
+
+    tags: dict[str, str]
+    moves: tuple[str, ...]
+    line: int
+    comments: tuple[str, ...] = ()
+
+
+_COMMENT_TEXT_RE = re.compile(r"\{([^}]*)\}")
+
+
+def read_records(text: str) -> list[RecordText]:
+    """Every game of a record file (tags, then move text), in file order."""
+    out: list[RecordText] = []
     tags: dict[str, str] = {}
     body: list[str] = []
     start_line = 1
 
     def close() -> None:
-        moves = move_tokens(" ".join(body))
+        joined = " ".join(body)
+        moves = move_tokens(joined)
         if tags or moves:
-            position = next((v for k, v in tags.items() if k.lower() == "tps"), None)
-            out.append(Opening(position or None, moves, f"{name}:{start_line}"))
+            comments = tuple(_COMMENT_TEXT_RE.findall(joined))
+            out.append(RecordText(dict(tags), moves, start_line, comments))
 
     for number, line in enumerate(text.splitlines(), 1):
         match = _TAG_RE.match(line)
@@ -131,12 +145,21 @@ def parse_records(text: str, name: str = "") -> list[Opening]:
                 tags, body = {}, []
             if not tags:
                 start_line = number
-            tags[match[1]] = match[2]
+            tags[match[1]] = re.sub(r"\\(.)", r"\1", match[2])
         elif line.strip():
             if not tags and not body:
                 start_line = number
             body.append(line)
     close()
+    return out
+
+
+def parse_records(text: str, name: str = "") -> list[Opening]:
+    """Every game of a record file as an opening (a `TPS` tag gives its start)."""
+    out = []
+    for record in read_records(text):
+        position = next((v for k, v in record.tags.items() if k.lower() == "tps"), None)
+        out.append(Opening(position or None, record.moves, f"{name}:{record.line}"))
     return out
 
 

@@ -60,13 +60,21 @@ class GameRecord:
 
     def render(self) -> str:
         """The record as text, ending with a blank line."""
+        if self.game == "tak":
+            return tak_record(self) + "\n"
         head = format_tags(self.tags)
-        body = (
-            tak_movetext(self.moves, self.start_position, self.result)
-            if self.game == "tak"
-            else action_movetext(self.game, self.moves, self.result, self.seat_names)
-        )
+        body = action_movetext(self.game, self.moves, self.result, self.seat_names)
         return f"{head}\n\n{body}\n\n"
+
+
+def tak_record(record: GameRecord) -> str:
+    """A PTN record written by the Tak core's PTN writer."""
+    from rules.tak.ptn import PtnGame
+
+    ptn = PtnGame(tags=dict(sorted_tags(record.tags)), result=record.result)
+    for note in record.moves:
+        ptn.add_move(note.text, note.comment)
+    return ptn.text()
 
 
 def sorted_tags(tags: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -85,28 +93,6 @@ def format_tags(tags: Iterable[tuple[str, str]]) -> str:
 
 def _comment(note: MoveNote) -> str:
     return f" {{{note.comment}}}" if note.comment else ""
-
-
-def tak_movetext(moves: Sequence[MoveNote], tps: str | None, result: str) -> str:
-    """PTN move text: `1. a1 e5`, black-first starts as `N... e5`, one move per line."""
-    number, black_first = 1, False
-    if tps:
-        words = tps.split()
-        if len(words) == 3 and words[1] in ("1", "2") and words[2].isdigit():
-            number, black_first = int(words[2]), words[1] == "2"
-    lines: list[str] = []
-    i = 0
-    if black_first and moves:
-        lines.append(f"{number}... {moves[0].text}{_comment(moves[0])}")
-        number, i = number + 1, 1
-    while i < len(moves):
-        line = f"{number}. {moves[i].text}{_comment(moves[i])}"
-        if i + 1 < len(moves):
-            line += f" {moves[i + 1].text}{_comment(moves[i + 1])}"
-        lines.append(line)
-        number, i = number + 1, i + 2
-    lines.append(result)
-    return "\n".join(lines)
 
 
 def action_movetext(

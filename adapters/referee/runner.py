@@ -20,7 +20,7 @@ import trio
 
 from adapters.referee.config import MatchConfig
 from adapters.referee.engines import EngineSlot, MatchError, probe_engines
-from adapters.referee.game_loop import GameResult, GameSettings, play_game
+from adapters.referee.game_loop import GameResult, GameSettings, engine_rules, play_game
 from adapters.referee.openings import Opening, OpeningError, load_book
 from adapters.referee.records import OrderedWriter
 from adapters.referee.schedule import (
@@ -155,7 +155,7 @@ class Match:
             await probe_engines(
                 config.engines,
                 config.game,
-                config.rules,
+                engine_rules(config.rules),
                 transcript=transcript,
                 timeout=config.timeout,
             )

@@ -71,11 +71,14 @@ def elo_interval(
 ) -> tuple[float, float, float] | None:
     """(Elo, low, high) at 95%: mean score +- 1.96 standard errors, mapped to Elo.
 
-    `counts[i]` samples scored `values[i]` (a value in 0..1). None without samples.
+    `counts[i]` samples scored `values[i]` (a value in 0..1). None without samples;
+    an unbounded interval when all samples are equal.
     """
     mean, var, n = mean_and_variance(counts, values)
     if n == 0:
         return None
+    if var == 0:  # one kind of result only: the data give no interval
+        return elo_from_score(mean), -math.inf, math.inf
     margin = Z95 * math.sqrt(var / n)
     return elo_from_score(mean), elo_from_score(mean - margin), elo_from_score(mean + margin)
 

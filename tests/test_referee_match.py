@@ -1,0 +1,219 @@
+"""The referee with real engine processes: every termination, records, books, resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from referee_support import play, refbot, settings
+
+from adapters.referee.engines import EngineSpec, MatchError
+from adapters.referee.openings import RecordText, load_book, read_records
+from adapters.referee.state import read_state
+from rules.registry import game_class
+
+
+def games(path: Path) -> list[RecordText]:
+    return read_records(path.read_text())
+
+
+def records(path: Path) -> list[dict[str, str]]:
+    return [game.tags for game in games(path)]
+
+
+def replay(record: RecordText, game: str = "tak") -> object:
+    """The outcome of replaying a record with the rules core."""
+    options = {"size": record.tags.get("Size", "5")}
+    if "Komi" in record.tags:
+        options["halfkomi"] = str(round(float(record.tags["Komi"]) * 2))
+    cls = game_class(game)
+    tps = record.tags.get("TPS")
+    state = cls.from_position_string(tps, options) if tps else cls.new(options)
+    state.play_all(list(record.moves))
+    return state.result
+
+
+@pytest.mark.parametrize(
+    ("mode", "keys", "termination", "restarted"),
+    [
+        ("crash", {}, "crashed", True),
+        ("hang", {"tc": "0.3+0"}, "time forfeit", True),
+        ("hang", {"nodes": "100"}, "stalled", True),
+        ("slow", {"st": "0.1"}, "time forfeit", False),
+        ("illegal", {}, "illegal move", False),
+        ("malformed", {}, "malformed output", False),
+        ("stall", {}, "stalled", True),
+    ],
+)
+async def test_every_fault_loses_the_game_and_the_match_goes_on(
+    tmp_path: Path, mode: str, keys: dict[str, str], termination: str, restarted: bool
+) -> None:
+    out = tmp_path / "games.ptn"
+    bad = refbot(mode, "--at", "2", **keys)
+    progress = await play(
+        settings([refbot("good"), bad], records=str(out), timeout=1.0), state=tmp_path / "s"
+    )
+    assert progress.status == "finished"
+    assert len(progress.finished) == 2
+    for game in progress.finished.values():
+        bad_seat = game.seats.index(1)
+        assert game.termination == termination
+        assert bad_seat not in game.winners
+    tags = records(out)
+    assert [t["Termination"] for t in tags] == [termination, termination]
+    assert [t["Round"] for t in tags] == ["1.1", "1.2"]
+    assert (progress.restarts[1] == 2) is restarted
+
+
+async def test_max_plies_adjudicates_a_draw(tmp_path: Path) -> None:
+    progress = await play(settings([refbot("good"), refbot("info")], max_plies=3))
+    for game in progress.finished.values():
+        assert game.termination == "adjudicated" and game.code == "1/2-1/2"
+        assert game.plies == 3
+
+
+async def test_tak_record_has_tags_and_engine_comments(tmp_path: Path) -> None:
+    out = tmp_path / "r.ptn"
+    await play(
+        settings(
+            [refbot("good", name="A"), refbot("info", name="B")],
+            records=str(out),
+            rules={"size": "4", "halfkomi": "3"},
+            each={"tc": "5+0.1"},
+            event="Test",
+            site="Here",
+        )
+    )
+    found = games(out)
+    assert len(found) == 2
+    tags = found[0].tags
+    for name in ("Site", "Event", "Date", "Round", "Player1", "Player2", "Size", "Komi"):
+        assert name in tags
+    assert (tags["Site"], tags["Event"], tags["Size"], tags["Komi"]) == ("Here", "Test", "4", "1.5")
+    assert tags["Clock"] == "0:5 +0.1"
+    assert len(found[0].comments) == len(found[0].moves)
+    scored = [c for c in found[0].comments if c.startswith("+0.25/3 ")]
+    assert len(scored) == len(found[0].moves) // 2  # every move of engine B
+    outcome = replay(found[0])
+    assert outcome is not None and outcome.code == tags["Result"]
+
+
+async def test_komi_is_refused_up_front_for_an_engine_without_halfkomi() -> None:
+    with pytest.raises(MatchError, match="nokomi.*HalfKomi"):
+        await play(settings([refbot("good"), refbot("nokomi")], rules={"halfkomi": "4"}))
+
+
+async def test_an_undeclared_engine_option_is_refused_up_front() -> None:
+    entry = refbot("good", options={"Nope": "1"})
+    entry["options"] = {"Nope": "1"}
+    with pytest.raises(MatchError, match="Nope"):
+        await play(settings([entry, refbot("good", name="b")]))
+
+
+async def test_records_stay_in_schedule_order_with_concurrency(tmp_path: Path) -> None:
+    out = tmp_path / "r.ptn"
+    engines = [
+        refbot("good", "--delay", "0.02", name="slowish"),
+        refbot("good", name="quick"),
+        refbot("good", "--seed", "7", name="third"),
+    ]
+    progress = await play(settings(engines, records=str(out), concurrency=3, games=2))
+    assert len(progress.finished) == 6
+    assert [t["Round"] for t in records(out)] == [f"1.{i}" for i in range(1, 7)]
+
+
+async def test_openings_are_played_from_both_sides(tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text("a1 d4\nb2 c3\n")
+    out = tmp_path / "r.ptn"
+    await play(
+        settings(
+            [refbot("good"), refbot("good", name="other")],
+            records=str(out),
+            openings=[str(book)],
+            games=4,
+        )
+    )
+    found = games(out)
+    assert [g.moves[:2] for g in found] == [("a1", "d4"), ("a1", "d4"), ("b2", "c3"), ("b2", "c3")]
+    assert [g.tags["Player1"] for g in found] == ["good", "other", "good", "other"]
+    assert all(replay(g) is not None for g in found)
+
+
+async def test_tps_openings_start_records_with_a_tps_tag(tmp_path: Path) -> None:
+    book = tmp_path / "book.tps"
+    book.write_text("x4/x4/x4/1,x3 2 1\n")
+    out = tmp_path / "r.ptn"
+    await play(
+        settings(
+            [refbot("good"), refbot("good", name="b")],
+            records=str(out),
+            openings=[str(book)],
+            openings_format="tps",
+        )
+    )
+    found = games(out)
+    assert found[0].tags["TPS"] == "x4/x4/x4/1,x3 2 1"
+    assert replay(found[0]) is not None
+    assert len(load_book([out])) == 2  # the records read back as a PTN book
+
+
+async def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
+    out, state = tmp_path / "r.ptn", tmp_path / "r.state"
+    match = settings(
+        [refbot("good"), refbot("good", "--seed", "3", name="b")], records=str(out), games=4
+    )
+    await play(match, state=state)
+    # cut the files back as if the referee had died after the second game
+    lines = state.read_text().splitlines()
+    kept = [lines[0]] + [ln for ln in lines[1:] if json.loads(ln)["index"] < 2]
+    state.write_text("\n".join(kept) + "\n")
+    text = out.read_text()
+    out.write_text(text[: text.index('[Site "local"]', text.index('[Round "1.3"]') - 200)])
+    assert [t["Round"] for t in records(out)] == ["1.1", "1.2"]
+    progress = await play(match, state=state, resume=True)
+    assert progress.status == "finished" and len(progress.finished) == 4
+    assert [t["Round"] for t in records(out)] == ["1.1", "1.2", "1.3", "1.4"]
+    assert read_state(state).written == {0, 1, 2, 3}
+
+
+async def test_records_of_finished_games_missing_from_the_file_are_written_on_resume(
+    tmp_path: Path,
+) -> None:
+    out, state = tmp_path / "r.ptn", tmp_path / "r.state"
+    match = settings([refbot("good"), refbot("good", name="b")], records=str(out))
+    await play(match, state=state)
+    lines = [ln for ln in state.read_text().splitlines() if '"written"' not in ln]
+    state.write_text("\n".join(lines) + "\n")
+    out.unlink()
+    progress = await play(match, state=state, resume=True)
+    assert len(progress.finished) == 2
+    assert [t["Round"] for t in records(out)] == ["1.1", "1.2"]
+
+
+async def test_sprt_stops_the_match_at_a_bound() -> None:
+    match = settings(
+        [refbot("good"), refbot("illegal", name="loser")],
+        games=40,
+        sprt=["elo0=0", "elo1=20", "alpha=0.05", "beta=0.05"],
+    )
+    progress = await play(match)
+    assert progress.status == "sprt H1"
+    assert 2 <= len(progress.finished) < 40
+
+
+async def test_built_in_bots_play_over_the_engine_host(tmp_path: Path) -> None:
+    log = tmp_path / "traffic.log"
+    bot = EngineSpec.builtin("tak", "random")
+    match = settings(
+        [{"bot": "random"}, {"bot": "random", "name": "r2", "tc": "3+0.1"}],
+        log=str(log),
+        each={"tc": "2+0.1"},
+    )
+    progress = await play(match)
+    assert progress.status == "finished" and len(progress.finished) == 2
+    assert all(g.termination in ("normal", "adjudicated") for g in progress.finished.values())
+    traffic = log.read_text()
+    assert "> teinewgame 4" in traffic and "< bestmove" in traffic
+    assert "wtime" in traffic and bot.argv[-1] == "random"
