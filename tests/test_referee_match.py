@@ -100,7 +100,7 @@ async def test_tak_record_has_tags_and_engine_comments(tmp_path: Path) -> None:
 
 
 async def test_komi_is_refused_up_front_for_an_engine_without_halfkomi() -> None:
-    with pytest.raises(MatchError, match="nokomi.*HalfKomi"):
+    with pytest.raises(MatchError, match=r"nokomi.*HalfKomi"):
         await play(settings([refbot("good"), refbot("nokomi")], rules={"halfkomi": "4"}))
 
 
