@@ -7,6 +7,21 @@ import pytest
 from rules.game import Game
 from rules.tak.game import TakGame
 
+
+def generic_perft(game: Game[object], depth: int) -> int:
+    """Perft through the public interface only: legal, play, undo, result."""
+    if depth == 0:
+        return 1
+    if game.result is not None:
+        return 0
+    total = 0
+    for action in game.legal():
+        game.play(action)
+        total += generic_perft(game, depth - 1)
+        game.undo()
+    return total
+
+
 # (size, counts at depth 1, 2, ...) -- the cheap part of the published table
 START_COUNTS = [
     (3, [9, 72, 1200, 17792]),
@@ -35,7 +50,7 @@ def test_start_position_counts(size: int, counts: list[int]) -> None:
 def test_fast_perft_agrees_with_generic(tps: str) -> None:
     game = TakGame.from_position_string(tps)
     for depth in (1, 2):
-        generic = Game.perft(game, depth)
+        generic = generic_perft(game, depth)
         assert game.perft(depth) == generic
         assert game.fast_board().perft_full(depth) == generic
     assert game.position_string() == TakGame.from_position_string(tps).position_string()
@@ -46,7 +61,7 @@ def test_divide_sums_to_perft() -> None:
     rows = game.divide(2)
     assert len(rows) == len(game.legal())
     assert sum(count for _, count in rows) == game.perft(2)
-    assert rows == Game.divide(game, 2)
+    assert rows == [(m.ptn(), generic_perft_after(game, m, 1)) for m in game.legal()]
 
 
 def test_terminal_positions_have_no_children() -> None:
@@ -54,5 +69,25 @@ def test_terminal_positions_have_no_children() -> None:
     game = TakGame.from_position_string("x2,1/2,x,1/2,x,1 2 3")
     assert game.result is not None and game.result.code == "R-0"
     assert game.perft(0) == 1
-    assert game.perft(1) == 0 == Game.perft(game, 1)
+    assert game.perft(1) == 0 == generic_perft(game, 1)
     assert game.divide(2) == []
+
+
+def generic_perft_after(game: TakGame, move: object, depth: int) -> int:
+    game.play(move)  # type: ignore[arg-type]
+    try:
+        return generic_perft(game, depth)
+    finally:
+        game.undo()
+
+
+def test_start_counts_through_the_generic_interface() -> None:
+    for size, counts in START_COUNTS[:2]:
+        game = TakGame.new({"size": str(size)})
+        assert generic_perft(game, 3) == counts[2]
+
+
+def test_draw_rules_fall_back_to_the_generic_perft() -> None:
+    game = TakGame.new({"size": "4", "repetition": "true", "rule50": "true"})
+    assert game.perft(3) == 7440
+    assert sum(count for _, count in game.divide(2)) == 240

@@ -48,6 +48,7 @@ _TOKEN_RE = re.compile(
       | (?P<bad>[\[\]}])""",
     re.VERBOSE,
 )
+_KINDS = ("tag", "comment", "number", "word", "bad")
 _RESULT_ALIASES = {"1/2": "1/2-1/2", "½-½": "1/2-1/2"}
 
 
@@ -198,7 +199,7 @@ def parse_many(text: str) -> list[PtnGame]:
     game: PtnGame | None = None
     body = False  # moves or a result seen in the current game
     for m in _TOKEN_RE.finditer(text):
-        kind = m.lastgroup
+        kind = next(name for name in _KINDS if m[name] is not None)
         if kind == "tag":
             if game is None or body:
                 game = PtnGame()

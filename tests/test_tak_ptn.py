@@ -1,0 +1,146 @@
+"""PTN game files: reading what is found in the wild, writing, replaying."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.game import GameError, IllegalAction, NotationError
+from rules.tak.game import TakGame
+from rules.tak.ptn import PtnGame, parse_many
+
+PLAYTAK_EXPORT = """[Site "PlayTak.com"]
+[Event "Online Play"]
+[Date "2024.05.01"]
+[Time "12:00:00"]
+[Player1 "alice"]
+[Rating1 "1500"]
+[Player2 "bob"]
+[Rating2 "1400"]
+[Clock "10:0 +20"]
+[Result "R-0"]
+[Size "5"]
+[Komi "2"]
+[Flats "21"]
+[Caps "1"]
+
+1. a1 e5
+2. e4 {opening} d5'
+3. e3 c5!
+4. e2 b5?
+5. e1 R-0
+"""
+
+
+def test_reads_a_playtak_export() -> None:
+    record = PtnGame.parse(PLAYTAK_EXPORT)
+    assert record.tag("player1") == "alice" and record.tag("Komi") == "2"
+    assert record.moves == ["a1", "e5", "e4", "d5", "e3", "c5", "e2", "b5", "e1"]
+    assert record.plies[2].comments == ["opening"]
+    assert record.result == "R-0"
+    game = record.replay()
+    assert game.half_komi == 4 and game.size == 5
+    assert game.result is not None and game.result.code == "R-0"
+
+
+def test_tolerates_missing_numbers_result_and_glued_numbers() -> None:
+    record = PtnGame.parse('[Size "4"]\na1 d4 1.b2 c3 {x} 3... c2 ')
+    assert record.moves == ["a1", "d4", "b2", "c3", "c2"]
+    assert record.result is None
+    assert record.replay().ply == 5
+    tagged = PtnGame.parse('[Size "3"]\n[Result "0-R"]\n1. a1 c3\n')
+    assert tagged.result == "0-R"
+
+
+def test_explicit_forms_and_crush_marks() -> None:
+    record = PtnGame.parse('[Size "5"]\n1. a1 e5 2. Ce1 Sd1 3. 1e1<1 *')
+    assert record.moves == ["a1", "e5", "Ce1", "Sd1", "e1<"]
+    assert record.result is None
+    game = record.replay()
+    assert game.history_text()[-1] == "e1<*"
+    assert game.position_string() == "x4,1/x5/x5/x5/2,x2,21C,x 2 3"
+
+
+def test_several_games_in_one_file() -> None:
+    text = PLAYTAK_EXPORT + '\n[Size "3"]\n1. a1 c3 2. b1 1/2-1/2\n\n[Size "4"]\n1. a1 d4\n'
+    games = parse_many(text)
+    assert [g.tag("Size") for g in games] == ["5", "3", "4"]
+    assert games[1].result == "1/2-1/2" and games[2].result is None
+    assert [len(g.plies) for g in games] == [9, 3, 2]
+
+
+def test_tps_tag_and_black_to_move() -> None:
+    tps = "x4,1/x5/x5/x5/2,x2,21C,x 2 3"
+    record = PtnGame(tags={"Size": "5", "TPS": tps})
+    record.add_move("a2")
+    record.add_move("e4", comment="+0.35/12 1.23s")
+    text = record.text()
+    assert "3... a2\n4. e4 {+0.35/12 1.23s}" in text
+    again = PtnGame.parse(text)
+    assert again.moves == ["a2", "e4"] and again.plies[1].comments == ["+0.35/12 1.23s"]
+    game = again.replay()
+    assert game.start_position == tps and game.ply == 2
+
+
+def test_writes_tags_in_order_and_round_trips() -> None:
+    game = TakGame.new({"size": "6", "halfkomi": "5"})
+    game.play_all(["a1", "f6", "Cc3", "d4", "c3+", "Sd3"])
+    record = PtnGame.from_game(game, {"Player2": "bob", "Player1": "alice", "Event": "Test"})
+    record.set_tag("site", "local")
+    record.set_tag("Site", "here")
+    record.comment(0, "book")
+    record.comment(-1, "+0.10/3 0.01s")
+    text = record.text()
+    lines = text.splitlines()
+    names = [line[1 : line.index(" ")] for line in lines if line.startswith("[")]
+    assert names == ["Site", "Event", "Player1", "Player2", "Size", "Komi", "Flats", "Caps"]
+    assert '[Komi "2.5"]' in text
+    assert "1. a1 {book} f6" in lines
+    assert "3. c3+ Sd3 {+0.10/3 0.01s}" in lines
+    again = PtnGame.parse(text)
+    assert again.tags == record.tags
+    replayed = again.replay()
+    assert replayed.position_string() == game.position_string()
+    assert replayed.half_komi == 5
+
+
+def test_finished_game_writes_its_result() -> None:
+    game = TakGame.from_position_string("x3/1,1,x/2,2,x 1 5")
+    game.play_text("c2")
+    record = PtnGame.from_game(game)
+    assert record.result == "R-0" and record.tag("Result") == "R-0"
+    assert record.text().rstrip().endswith("R-0")
+    assert record.text().count("5. c2") == 1
+
+
+def test_escaped_tag_values() -> None:
+    record = PtnGame(tags={"Event": 'the "big" one \\ 2'})
+    assert PtnGame.parse(record.text()).tag("Event") == 'the "big" one \\ 2'
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "named"),
+    [
+        ("", NotationError, "no PTN game"),
+        ('[Size "5"]\n1. a1 zz9', NotationError, "zz9"),
+        ('[Size "5"]\n1. a1 ]', NotationError, "stray"),
+    ],
+)
+def test_parse_errors_are_named(text: str, error: type[GameError], named: str) -> None:
+    with pytest.raises(error, match=named):
+        PtnGame.parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "named"),
+    [
+        ('[Size "5"]\n1. a1 a1', IllegalAction, "ply 2 \\(a1\\)"),
+        ('[Size "5"]\n1. Sa1', IllegalAction, "ply 1"),
+        ('[Size "9"]\n1. a1', GameError, "size='9'"),
+        ('[Size "5"]\n[Komi "x"]\n1. a1', NotationError, "Komi"),
+        ('[Size "5"]\n[Komi "0.3"]\n1. a1', NotationError, "Komi"),
+        ('[TPS "x5/x5 1 1"]\n1. a1', NotationError, "rows"),
+    ],
+)
+def test_replay_errors_are_named(text: str, error: type[GameError], named: str) -> None:
+    with pytest.raises(error, match=named):
+        PtnGame.parse(text).replay()
