@@ -43,6 +43,8 @@ class BridgeSettings:
     accept_draws: bool = False
     min_restart_ms: int = 3000
     max_engine_failures: int = 3
+    #: give up on a silent engine after this many seconds (None: only the clock limits it)
+    max_move_seconds: float | None = None
     site: str = "PlayTak.com"
 
 
@@ -376,7 +378,10 @@ class Bridge:
                 if live.seat == 1:
                     shown.reverse()
                 limits = Limits(wtime=shown[0], btime=shown[1], winc=live.inc_ms, binc=live.inc_ms)
-                deadline = trio.current_time() + max(0.05, budget_ms / 1000)
+                budget = max(0.05, budget_ms / 1000)
+                if self.settings.max_move_seconds is not None:
+                    budget = min(budget, self.settings.max_move_seconds)
+                deadline = trio.current_time() + budget
                 grace = 1.0 if budget_ms > 5000 else 0.3
                 answer = await engine.play(live.game, limits, deadline=deadline, grace=grace)
                 action = answer.action

@@ -78,6 +78,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="MS",
         help="ms kept back from our clock for network lag (default 1000)",
     )
+    games.add_argument(
+        "--max-move-time",
+        type=float,
+        metavar="S",
+        help="restart an engine that has not answered after S seconds (default: the clock)",
+    )
     games.add_argument("--ptn-dir", type=Path, metavar="DIR", help="write each game as PTN here")
     conn = parser.add_argument_group("connection")
     conn.add_argument(
@@ -176,6 +182,7 @@ def run(args: argparse.Namespace) -> int:
         ptn_dir=args.ptn_dir,
         move_overhead_ms=args.move_overhead,
         accept_draws=args.accept_draws,
+        max_move_seconds=args.max_move_time,
     )
     bridge = Bridge(settings, session, keeper)
     try:

@@ -53,6 +53,16 @@ class LocalServer:
                     channel.send_nowait(line)
         self._changed.set()
 
+    def drop(self, name: str) -> bool:
+        """Close the connection of a logged-in player as if the network failed."""
+        conn_id = self.core.online.get(name)
+        channel = self._channels.get(conn_id) if conn_id is not None else None
+        if channel is None:
+            return False
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            channel.send_nowait(None)
+        return True
+
     async def _clock(self) -> None:
         while True:
             self._changed = trio.Event()
