@@ -1,0 +1,83 @@
+"""`tei perft` as a real subprocess."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+
+def perft(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tei", "perft", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "last"),
+    [
+        (["--size", "3", "--depth", "3"], "1200"),
+        (["--size", "4", "--depth", "3"], "7440"),
+        (["--size", "6", "--depth", "2"], "1260"),
+        (["--depth", "2"], "600"),  # the default size is 5
+        (["--size", "5", "--depth", "0"], "1"),
+        (["--tps", "x2,1/2,x,1/2,x,1 2 3", "--depth", "2"], "0"),  # already won
+        (["--position", "x3/x3/x3 1 1", "--depth", "2"], "72"),
+        (["--size", "3", "--moves", "a1 c3", "--depth", "1"], "16"),
+        (["--size", "5", "--komi", "2.5", "--rule", "flats=3", "--depth", "1"], "25"),
+    ],
+)
+def test_prints_the_leaf_count_last(args: list[str], last: str) -> None:
+    done = perft(*args)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == last
+
+
+def test_divide_lists_each_root_move() -> None:
+    done = perft("--size", "4", "--depth", "2", "--divide", "--time")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "240"
+    rows = [line.split() for line in lines[:-1]]
+    assert len(rows) == 16 and {move for move, _ in rows} == {
+        f"{f}{r}" for f in "abcd" for r in "1234"
+    }
+    assert all(count == "15" for _, count in rows)
+    assert "leaves/s" in done.stderr
+
+
+def test_divide_of_a_middle_game_adds_up() -> None:
+    tps = "2,x4/x,1C,x3/x,21,2S,x2/1,x,12,x2/x4,2 1 6"
+    plain = perft("--tps", tps, "--depth", "2")
+    divided = perft("--tps", tps, "--depth", "2", "--divide")
+    rows = divided.stdout.splitlines()[:-1]
+    assert sum(int(line.split()[1]) for line in rows) == int(plain.stdout.split()[-1])
+    assert divided.stdout.splitlines()[-1] == plain.stdout.splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--tps", "x5/x5 1 1", "--depth", "1"], "rows"),
+        (["--tps", "x3/x3/x3 1 1", "--size", "5", "--depth", "1"], "size=5"),
+        (["--size", "9", "--depth", "1"], "size='9'"),
+        (["--size", "5", "--moves", "a1 zz", "--depth", "1"], "zz"),
+        (["--size", "5", "--rule", "colour=red", "--depth", "1"], "colour"),
+        (["--size", "5", "--depth", "-1"], "--depth"),
+    ],
+)
+def test_errors_are_named(args: list[str], named: str) -> None:
+    done = perft(*args)
+    assert done.returncode == 2
+    assert named in done.stderr and "Traceback" not in done.stderr
+
+
+def test_depth_is_required_and_help_is_complete() -> None:
+    assert perft("--size", "5").returncode == 2
+    text = perft("--help").stdout
+    for option in ("--depth", "--divide", "--tps", "--position", "--moves", "--size", "--komi"):
+        assert option in text
