@@ -1,0 +1,95 @@
+"""Building bridges and scripted servers for the playtak tests."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from adapters.playtak import protocol as p
+from adapters.playtak.bridge import Bridge, BridgeSettings
+from adapters.playtak.engine_keeper import EngineKeeper
+from adapters.playtak.session import Credentials, Session, SessionSettings
+from tests.playtak_support.lines import LineClient
+
+RANDOM_BOT = [sys.executable, "-m", "tei", "engine", "--game", "tak", "--bot", "random"]
+FLAKY = [sys.executable, str(Path(__file__).with_name("flaky_engine.py"))]
+
+
+def make_bridge(
+    url: str,
+    engine: Sequence[str] = RANDOM_BOT,
+    *,
+    user: str | None = None,
+    seek: str | None = None,
+    accept_from: str | None = None,
+    games: int | None = 1,
+    protocol: int = 2,
+    login_timeout: float = 5.0,
+    **settings: Any,
+) -> Bridge:
+    session = Session(
+        SessionSettings(
+            server=url,
+            protocol=protocol,
+            ping_interval=2.0,
+            dead_after=10.0,
+            login_timeout=login_timeout,
+            backoff_start=0.05,
+            backoff_max=0.5,
+            backoff_max_in_game=0.2,
+        ),
+        Credentials(user, "secret1" if user else None),
+    )
+    keeper = EngineKeeper(list(engine))
+    bridge_settings = BridgeSettings(
+        seek=p.Seek.parse_spec(seek) if seek else None,
+        accept_from=accept_from,
+        games=games,
+        move_overhead_ms=100,
+        **settings,
+    )
+    return Bridge(bridge_settings, session, keeper)
+
+
+Script = Callable[[LineClient], Awaitable[None]]
+
+
+async def serve_script(
+    nursery: trio.Nursery, script: Script, *, task_status: Any = trio.TASK_STATUS_IGNORED
+) -> int:
+    """A TCP server on 127.0.0.1 that runs `script` for every connection; its port."""
+
+    async def handler(stream: trio.SocketStream) -> None:
+        client = LineClient(stream)
+        try:
+            await script(client)
+        except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        finally:
+            await stream.aclose()
+
+    listeners = await nursery.start(trio.serve_tcp, handler, 0)
+    port: int = listeners[0].socket.getsockname()[1]
+    return port
+
+
+async def login_burst(
+    conn: LineClient, name: str = "Guest1", extra: Sequence[str] = ()
+) -> list[str]:
+    """Greet, read the login commands, welcome, send `extra` lines, answer the first PING
+    (the end of the burst); returns the client's lines read."""
+    await conn.send("Welcome!")
+    await conn.send("Login or Register")
+    lines = await conn.expect("Login *")
+    for _command in lines[:-1]:  # Protocol, Client
+        await conn.send("OK")
+    await conn.send(f"Welcome {name}!")
+    for line in extra:
+        await conn.send(line)
+    lines += await conn.expect("PING")
+    await conn.send("OK")
+    return lines

@@ -1,0 +1,273 @@
+"""Bridges with real engine processes against the local server (TCP and websocket) and
+against scripted servers that replay the protocol's quirks."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+import trio
+
+from adapters.playtak.bridge import Bridge
+from adapters.playtak.local_server import LocalServer
+from adapters.playtak.server_core import ServerSettings
+from rules.tak.ptn import PtnGame
+from tests.playtak_support.bridges import FLAKY, login_burst, make_bridge, serve_script
+from tests.playtak_support.lines import LineClient
+
+RESULTS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2"}
+
+
+async def start_server(nursery: trio.Nursery, **settings: object) -> LocalServer:
+    server = LocalServer(ServerSettings(seed=3, **settings))  # type: ignore[arg-type]
+    await nursery.start(server.serve)
+    return server
+
+
+def url(server: LocalServer, kind: str) -> str:
+    if kind == "tcp":
+        return f"tcp://127.0.0.1:{server.tcp_port}"
+    return f"ws://127.0.0.1:{server.ws_port}/ws"
+
+
+async def play_both(*bridges: Bridge, limit: float = 60.0) -> None:
+    with trio.fail_after(limit):
+        async with trio.open_nursery() as nursery:
+            for bridge in bridges:
+                nursery.start_soon(bridge.run)
+
+
+def check_records(server: LocalServer, bridge: Bridge) -> None:
+    """Each PTN record holds the server's moves and result; a decisive road/flat result
+    is what the rules say when the record is replayed."""
+    finished = {game.no: game for game in server.core.finished}
+    for game_id, result, path in bridge.finished:
+        assert path is not None
+        record = PtnGame.parse(path.read_text())
+        served = finished[game_id]
+        assert result == served.result
+        assert record.tag("Result") == result
+        assert record.tag("PlayTakID") == str(game_id)
+        assert len(record.moves) == len(served.moves)
+        replay = record.replay()
+        if result[0] in "RF" or result[-1] in "RF":
+            assert replay.result is not None and replay.result.code == result
+
+
+@pytest.mark.parametrize(("first", "second"), [("tcp", "tcp"), ("ws", "ws"), ("tcp", "ws")])
+async def test_two_bots_play_full_games(
+    nursery: trio.Nursery, tmp_path: Path, first: str, second: str
+) -> None:
+    server = await start_server(nursery)
+    seeker = make_bridge(
+        url(server, first), user="alice", seek="4 60 2 A", games=2, ptn_dir=tmp_path / "a"
+    )
+    acceptor = make_bridge(
+        url(server, second), user="bobby", accept_from="alice", games=2, ptn_dir=tmp_path / "b"
+    )
+    await play_both(seeker, acceptor)
+    assert [r for _, r, _ in seeker.finished] == [r for _, r, _ in acceptor.finished]
+    assert len(seeker.finished) == 2
+    assert all(result in RESULTS for _, result, _ in seeker.finished)
+    check_records(server, seeker)
+    check_records(server, acceptor)
+    record = PtnGame.parse(seeker.finished[0][2].read_text())  # type: ignore[union-attr]
+    assert record.tag("Clock") == "1:00 +2"
+    assert {record.tag("Player1"), record.tag("Player2")} == {"alice", "bobby"}
+
+
+async def test_protocol_0_takes_the_increment_from_the_seek(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    server = await start_server(nursery)
+    seeker = make_bridge(
+        url(server, "tcp"), user="alice", seek="4 60 5 W", protocol=0, ptn_dir=tmp_path
+    )
+    acceptor = make_bridge(
+        url(server, "tcp"), user="bobby", accept_from="alice", protocol=0, ptn_dir=tmp_path
+    )
+    await play_both(seeker, acceptor)
+    for bridge in (seeker, acceptor):
+        path = bridge.finished[0][2]
+        assert path is not None
+        assert PtnGame.parse(path.read_text()).tag("Clock") == "1:00 +5"
+    check_records(server, seeker)
+
+
+async def test_dropped_connection_mid_game_resumes(
+    nursery: trio.Nursery, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    server = await start_server(nursery)
+    # the seeker is a guest: after the drop its guest token brings back the same name
+    seeker = make_bridge(url(server, "tcp"), seek="5 60 0 W", ptn_dir=tmp_path / "a")
+
+    def moves_played() -> int:
+        return max((len(game.moves) for game in server.core.games.values()), default=0)
+
+    async def drop_mid_game() -> None:
+        while moves_played() < 6:
+            await trio.sleep(0.005)
+        assert server.drop("bobby")
+        while moves_played() < 12:
+            await trio.sleep(0.005)
+        assert server.drop(seeker.name)
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as inner:
+            inner.start_soon(seeker.run)
+            while not seeker.name:
+                await trio.sleep(0.005)
+            acceptor = make_bridge(
+                url(server, "ws"), user="bobby", accept_from=seeker.name, ptn_dir=tmp_path / "b"
+            )
+            inner.start_soon(acceptor.run)
+            inner.start_soon(drop_mid_game)
+    assert seeker.session.connections == 2
+    assert acceptor.session.connections == 2
+    assert seeker.finished[0][1] in RESULTS
+    assert "game 1 resumed after" in caplog.text
+    check_records(server, seeker)
+    check_records(server, acceptor)
+
+
+@pytest.mark.parametrize("mode", ["crash", "stall"])
+async def test_engine_that_fails_mid_game_is_restarted(
+    nursery: trio.Nursery, tmp_path: Path, mode: str
+) -> None:
+    server = await start_server(nursery)
+    marker = tmp_path / "failed-once"
+    flaky = [*FLAKY, "--mode", mode, "--at", "3", "--marker", str(marker)]
+    seeker = make_bridge(
+        url(server, "tcp"), flaky, seek="5 60 0 W", ptn_dir=tmp_path, max_move_seconds=0.5
+    )
+    acceptor = make_bridge(url(server, "tcp"), accept_from="Guest1")
+    await play_both(seeker, acceptor)
+    assert marker.read_text() == mode
+    assert seeker.keeper.generation == 2
+    _, result, path = seeker.finished[0]
+    assert result in RESULTS
+    assert path is not None
+    assert len(PtnGame.parse(path.read_text()).moves) > 6  # it played on after the failure
+    check_records(server, seeker)
+
+
+async def test_garbage_from_the_server_is_ignored_and_survived(
+    nursery: trio.Nursery, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    connections = 0
+
+    async def garbage(conn: LineClient) -> None:
+        nonlocal connections
+        connections += 1
+        if connections == 1:  # no greeting at all: only junk
+            await conn.stream.send_all(b"\x00\xff\xfe junk\nHello?\n")
+            await trio.sleep(30)
+        await login_burst(conn, "Guest9")
+        for line in [
+            "\x01\x02\x03",
+            "Game#1 Over 9-9",
+            "Seek new x y",
+            "Game Start 1 nonsense",
+            "Game#4 P Z9",
+            "tak.Game@557c7331",
+            "OnlinePlayers {",
+        ]:
+            await conn.send(line)
+        await conn.expect("Seek *")  # the bridge still seeks after all that
+        await conn.stream.send_all(b"x" * 70_000)  # a line too long: the client hangs up
+        await trio.sleep(30)
+
+    port = await serve_script(nursery, garbage)
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A", login_timeout=0.5)
+    with trio.move_on_after(20):
+        async with trio.open_nursery() as inner:
+            inner.start_soon(bridge.run)
+            while connections < 3:
+                await trio.sleep(0.01)
+            inner.cancel_scope.cancel()
+    assert connections >= 3
+    assert bridge.finished == []
+    assert "ignored server line 'Game#1 Over 9-9'" in caplog.text
+    assert "tak.Game@557c7331" in caplog.text
+
+
+async def test_resume_waits_for_the_resumed_message_before_moving(nursery: trio.Nursery) -> None:
+    events: list[str] = []
+
+    async def script(conn: LineClient) -> None:
+        start = "Game Start 5 Guest1 vs bobby white 5 60 0 0 21 1 0 0 0 0 0"
+        lines = await login_burst(
+            conn, extra=[start, "Game#5 P A1", "Game#5 P E5", "Game#5 Timems 50000 50000"]
+        )
+        events.extend(lines)
+        await trio.sleep(0.3)
+        events.append("<resumed>")
+        await conn.send("Message Your game is resumed")
+        line = await conn.expect("Game#5 *")
+        events.append(line[-1])
+        await conn.send("Game#5 Over 0-1")
+        await trio.sleep(5)
+
+    port = await serve_script(nursery, script)
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A")
+    await play_both(bridge, limit=20)
+    assert bridge.finished[0][:2] == (5, "0-1")
+    assert not any(e.startswith("Seek") for e in events)  # never seeks during a game
+    move = events[-1]
+    assert events[-2] == "<resumed>"
+    assert move.startswith(("Game#5 P ", "Game#5 M "))
+    assert move.split()[2] not in ("A1", "E5")
+
+
+@pytest.mark.parametrize("accept", [False, True])
+async def test_draw_offers_are_declined_unless_accepted(
+    nursery: trio.Nursery, accept: bool
+) -> None:
+    sent: list[str] = []
+
+    async def script(conn: LineClient) -> None:
+        lines = await login_burst(conn)
+        assert lines[:3] == ["Protocol 2", "Client tei-playtak", "Login Guest " + lines[2][12:]]
+        await conn.expect("Seek 5 60 0 B 0 21 1 0 0 ")
+        await conn.send("Game Start 2 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
+        await conn.send("Game#2 Timems 60000 60000")
+        await conn.send("Game#2 P A1")
+        sent.extend(await conn.expect("Game#2 *"))
+        await conn.send("Game#2 OfferDraw")
+        with trio.move_on_after(1.0):
+            sent.extend(await conn.expect("Game#2 OfferDraw"))
+        await conn.send("Game#2 Over 1/2-1/2" if accept else "Game#2 Over 1-0")
+        await trio.sleep(5)
+
+    port = await serve_script(nursery, script)
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 B", accept_draws=accept)
+    await play_both(bridge, limit=20)
+    assert ("Game#2 OfferDraw" in sent) == accept
+
+
+async def test_a_refused_move_is_replaced_by_another(nursery: trio.Nursery) -> None:
+    moves: list[str] = []
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn)
+        await conn.expect("Seek *")
+        await conn.send("Game Start 3 Guest1 vs bobby white 4 60 0 0 15 0 0 0 0 0 0")
+        first = (await conn.expect("Game#3 *"))[-1]
+        moves.append(first)
+        await conn.send("NOK")
+        await conn.send("Error:Invalid move")
+        second = (await conn.expect("Game#3 *"))[-1]
+        moves.append(second)
+        await conn.send("Game#3 Timems 60000 60000")
+        await conn.send("OK")
+        await conn.send("Game#3 Abandoned. bobby quit")
+        await trio.sleep(5)
+
+    port = await serve_script(nursery, script)
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="4 60 0 W")
+    await play_both(bridge, limit=20)
+    assert len(moves) == 2 and moves[0] != moves[1]
+    assert bridge.finished[0][:2] == (3, "1-0")
