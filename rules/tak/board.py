@@ -111,10 +111,12 @@ class Board(MoveGenerator):
         kind = 1 if stack.endswith("S") else 2 if stack.endswith("C") else 0
         colours = stack.rstrip("SC")
         bits = 0
+        base = sq * t.z_stride
+        self.hash ^= t.z_height[base + len(colours)]
         for height, ch in enumerate(colours):
-            colour = 1 if ch == "2" else 0
-            bits |= colour << height
-            self.hash ^= t.z_piece[t.z_base[sq] + 2 * height + colour]
+            if ch == "2":
+                bits |= 1 << height
+                self.hash ^= t.z_black_piece[base + height]
         self.heights[sq] = len(colours)
         self.colors[sq] = bits
         bit = 1 << sq
@@ -191,7 +193,7 @@ class Board(MoveGenerator):
             bit = 1 << sq
             self.heights[sq] = 1
             self.colors[sq] = colour
-            h = self.hash ^ t.z_piece[t.z_base[sq] + colour] ^ t.z_black
+            h = self.hash ^ t.z_place[2 * sq + colour] ^ t.z_black
             if colour:
                 self.black |= bit
             else:
@@ -214,8 +216,9 @@ class Board(MoveGenerator):
         step = t.steps[_direction]
         heights = self.heights
         colors = self.colors
-        zp = t.z_piece
-        z_base = t.z_base
+        zh = t.z_height
+        zb4 = t.z_black4
+        stride = t.z_stride
         white = self.white
         black = self.black
         walls = self.walls
@@ -224,13 +227,14 @@ class Board(MoveGenerator):
         bits = colors[sq]
         self.undo_stack.append((white, black, walls, caps, hsh, bits))
         hsh ^= t.z_black
-        rem = heights[sq] - count
+        height = heights[sq]
+        rem = height - count
         carried = bits >> rem
-        c = carried
-        start = z_base[sq] + 2 * rem
-        for k in range(start, start + 2 * count, 2):
-            hsh ^= zp[k + (c & 1)]
-            c >>= 1
+        base = sq * stride
+        index = (base + rem) << 4
+        hsh ^= zh[base + height] ^ zh[base + rem] ^ zb4[index | (carried & 15)]
+        if carried >> 4:
+            hsh ^= zb4[(index + 64) | (carried >> 4)]
         bit = 1 << sq
         if (walls | caps) & bit:
             if walls & bit:
@@ -271,10 +275,11 @@ class Board(MoveGenerator):
             changed |= dbit
             if pb >> (d - 1):
                 new_black |= dbit
-            start = z_base[dest] + 2 * hd
-            for k in range(start, start + 2 * d, 2):
-                hsh ^= zp[k + (pb & 1)]
-                pb >>= 1
+            base = dest * stride + hd
+            index = base << 4
+            hsh ^= zh[base] ^ zh[base + d] ^ zb4[index | (pb & 15)]
+            if pb >> 4:
+                hsh ^= zb4[(index + 64) | (pb >> 4)]
         self.white = (white & ~changed) | (changed ^ new_black)
         self.black = (black & ~changed) | new_black
         if top:
@@ -306,7 +311,7 @@ class Board(MoveGenerator):
             nbit = ~(1 << sq)
             self.heights[sq] = 0
             self.colors[sq] = 0
-            h = self.hash ^ t.z_piece[t.z_base[sq] + colour] ^ t.z_black
+            h = self.hash ^ t.z_place[2 * sq + colour] ^ t.z_black
             if colour:
                 self.black &= nbit
             else:

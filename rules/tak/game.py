@@ -57,8 +57,8 @@ class TakOptions:
         return cls(
             size=chosen,
             half_komi=half,
-            stones=_int_option(opts, "flats", stones, 0, 1000),
-            caps=_int_option(opts, "caps", caps, 0, 100),
+            stones=_int_option(opts, "flats", stones, 0, 200),
+            caps=_int_option(opts, "caps", caps, 0, 20),
             repetition=_bool_option(opts, "repetition"),
             rule50=_bool_option(opts, "rule50"),
         )

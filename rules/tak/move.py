@@ -27,7 +27,7 @@ _MOVE_RE = re.compile(
 _ANNOTATION_RE = re.compile(r"['\"!?]+$")
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Move:
     """One ply: a placement (`piece` F, S or C) or a slide (`direction` and `drops`).
 
@@ -109,6 +109,9 @@ class Move:
 
     def __str__(self) -> str:
         return self.ptn()
+
+    def __repr__(self) -> str:
+        return f"Move({self.ptn()!r})"
 
     # ---- move codes (the fast board's ints) ------------------------------------------
     def code(self, size: int) -> int:

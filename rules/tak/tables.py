@@ -149,10 +149,31 @@ class SizeTables:
             (sq, sq | 1 << KIND_SHIFT, sq | 2 << KIND_SHIFT) for sq in range(n2)
         ]
         self.place_cap: list[tuple[int, ...]] = [(sq | 2 << KIND_SHIFT,) for sq in range(n2)]
-        # Zobrist keys: piece keys indexed sq * 2H + 2 * height + colour
+        # Zobrist keys. A stack hashes as z_height[its height] ^ the z_black_piece keys of
+        # its black pieces' heights (index sq * stride + height). z_black4 holds the XOR
+        # for 4 heights at once: index (sq * stride + height) * 16 + 4-bit colour pattern.
         rng = random.Random(0x7A4B + 131 * size)
-        self.z_piece = [rng.getrandbits(64) for _ in range(n2 * 2 * max_height)]
-        self.z_base = [sq * 2 * max_height for sq in range(n2)]
+        stride = self.z_stride = max_height + 8
+        self.z_height = [
+            0 if h == 0 else rng.getrandbits(64) for _ in range(n2) for h in range(stride)
+        ]
+        self.z_black_piece = [rng.getrandbits(64) for _ in range(n2 * stride)]
+        self.z_black4 = [0] * (n2 * stride * 16)
+        keys = self.z_black_piece
+        for base in range(n2 * stride):
+            height = base % stride
+            row = base * 16
+            for pattern in range(1, 16):
+                key = 0
+                for k in range(4):
+                    if pattern >> k & 1 and height + k < stride:
+                        key ^= keys[base + k]
+                self.z_black4[row + pattern] = key
+        self.z_place = [
+            self.z_height[sq * stride + 1] ^ (keys[sq * stride] if colour else 0)
+            for sq in range(n2)
+            for colour in (0, 1)
+        ]
         self.z_wall = [rng.getrandbits(64) for _ in range(n2)]
         self.z_cap = [rng.getrandbits(64) for _ in range(n2)]
         self.z_black = rng.getrandbits(64)
