@@ -149,6 +149,10 @@ class Engine:
         """True while a `go` has not been answered with `bestmove`."""
         return self._open_searches > 0
 
+    async def wait_exit(self, timeout: float) -> int | None:
+        """Wait up to `timeout` seconds for the process to end; its exit code or None."""
+        return await self._process.exit_code(timeout)
+
     def value(self, name: str) -> str | None:
         """The value an option has now (declared default or last value sent)."""
         decl = find_option(self.options, name)

@@ -3,14 +3,14 @@
 Each entry prints as `<monotonic seconds> <engine name> <dir> <line>` where dir is `>` for
 a line sent to the engine, `<` for a line it wrote on stdout and `!` for a line it wrote on
 stderr. A `Transcript` keeps the most recent entries in memory (the compliance checker
-shows excerpts from them) and can also write every entry to a text stream or file.
+shows excerpts from them) and can also write every entry to text streams or a file.
 """
 
 from __future__ import annotations
 
 import collections
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -53,22 +53,34 @@ class TranscriptEntry:
 class Transcript:
     """Records traffic of one or several engines.
 
-    `keep` bounds the entries held in memory (oldest dropped first); `sink` receives every
-    entry as a text line and is flushed after each one so that a crash loses nothing.
+    `keep` bounds the entries held in memory (oldest dropped first); `sink` (one stream or
+    several) receives every entry as a text line, flushed after each one so that a crash
+    loses nothing.
     Engine names are written without spaces (spaces become `_`).
     """
 
-    def __init__(self, sink: TextIO | None = None, *, keep: int = 10_000) -> None:
-        self.sink = sink
+    def __init__(
+        self, sink: TextIO | Sequence[TextIO] | None = None, *, keep: int = 10_000
+    ) -> None:
+        if sink is None:
+            self.sinks: list[TextIO] = []
+        elif isinstance(sink, Sequence):
+            self.sinks = list(sink)
+        else:
+            self.sinks = [sink]
         self._entries: collections.deque[TranscriptEntry] = collections.deque(maxlen=keep)
         self._count = 0
         self._owned: TextIO | None = None
 
     @classmethod
-    def to_file(cls, path: str | Path, *, keep: int = 10_000) -> Transcript:
-        """A transcript appending to a file (closed by `close()`)."""
+    def to_file(
+        cls, path: str | Path, *, keep: int = 10_000, also: TextIO | None = None
+    ) -> Transcript:
+        """A transcript appending to a file (closed by `close()`), and to `also` if given.
+
+        OSError when the file cannot be opened."""
         handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
-        transcript = cls(handle, keep=keep)
+        transcript = cls([handle] if also is None else [handle, also], keep=keep)
         transcript._owned = handle
         return transcript
 
@@ -77,12 +89,12 @@ class Transcript:
         entry = TranscriptEntry(time.monotonic(), engine.replace(" ", "_") or "-", direction, line)
         self._entries.append(entry)
         self._count += 1
-        if self.sink is not None:
+        for sink in list(self.sinks):
             try:
-                self.sink.write(entry.to_line() + "\n")
-                self.sink.flush()
+                sink.write(entry.to_line() + "\n")
+                sink.flush()
             except (OSError, ValueError):
-                self.sink = None  # a closed or broken sink must not stop the engine
+                self.sinks.remove(sink)  # a closed or broken sink must not stop the engine
         return entry
 
     def note(self, engine: str, text: str) -> None:
@@ -110,6 +122,7 @@ class Transcript:
 
     def close(self) -> None:
         if self._owned is not None:
+            if self._owned in self.sinks:
+                self.sinks.remove(self._owned)
             self._owned.close()
             self._owned = None
-            self.sink = None

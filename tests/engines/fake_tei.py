@@ -23,11 +23,15 @@ the tests' toy game). `--mode` picks how it misbehaves:
   no-read-while-searching  does not read input while it searches (like go nodes in Tiltak)
   two-bestmoves writes two bestmove lines per go
   no-author     sends no `id author`
+  no-name       sends no `id name`
+  bad-option    declares a malformed option and one whose default is out of range
+  bestmove-on-stop  answers `stop` with a bestmove even when it is not searching
   double-block  prints its id/option/teiok block at start and again on tei
 
 Other flags: --delay S, --options "Name type default [min max|var ...]" (repeatable),
 --spawn-child (start a sleeping helper process and print its pid on stderr),
---ignore-sigterm, --games tak,trike (declare a Game combo).
+--ignore-sigterm, --games tak,trike (declare a Game combo), --crash-on PREFIX (exit with
+code 4 on a line that starts with PREFIX).
 """
 
 from __future__ import annotations
@@ -70,7 +74,8 @@ class Fake:
 
     # ---- output blocks ---------------------------------------------------------------
     def id_block(self) -> None:
-        out("id name Fake " + self.mode)
+        if self.mode != "no-name":
+            out("id name Fake " + self.mode)
         if self.mode != "no-author":
             out("id author Test Suite")
         for spec in self.args.options:
@@ -84,6 +89,9 @@ class Fake:
             if kind == "combo":
                 line += "".join(f" var {v}" for v in words[3:])
             out(line)
+        if self.mode == "bad-option":
+            out("option name Broken")
+            out("option name Size type spin default 99 min 1 max 8")
         if self.args.games:
             games = self.args.games.split(",")
             out(
@@ -204,6 +212,9 @@ class Fake:
             if not words:
                 continue
             command = words[0]
+            if self.args.crash_on and raw.strip().startswith(self.args.crash_on):
+                err(f"crash on {raw.strip()!r}")
+                return 4
             if self.mode == "mute" and command != "tei":
                 continue
             if command == "tei":
@@ -224,6 +235,9 @@ class Fake:
                 self.go(words)
             elif command == "stop":
                 self.stop.set()
+                idle = self.search is None or not self.search.is_alive()
+                if self.mode == "bestmove-on-stop" and idle:
+                    out("bestmove " + self.answer())
             elif command == "quit":
                 if self.mode == "ignore-quit":
                     continue
@@ -242,6 +256,7 @@ def main() -> int:
     parser.add_argument("--games", default="")
     parser.add_argument("--spawn-child", action="store_true")
     parser.add_argument("--ignore-sigterm", action="store_true")
+    parser.add_argument("--crash-on", default="")
     return Fake(parser.parse_args()).run()
 
 

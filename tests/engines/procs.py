@@ -48,3 +48,18 @@ def group_members(pgid: int) -> list[int]:
         if int(fields[2]) == pgid and fields[0] != "Z":
             members.append(int(entry.name))
     return members
+
+
+def fake_processes() -> list[int]:
+    """Live processes running the fake engine (none may survive a test)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if FAKE.encode() in cmdline and alive(int(entry.name)):
+            found.append(int(entry.name))
+    return found

@@ -1,0 +1,106 @@
+"""`tei check ENGINE_CMD...`: run the TEI compliance checks against an engine."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+import trio
+
+from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine
+from tei.options_cli import add_game_options, game_options
+from tei.transcript import Transcript
+
+EPILOG = """\
+Put the engine command after '--' so that its own options are not read as ours.
+
+examples:
+  tei check -- tiltak
+  tei check --game trike -- python -m tei engine --game trike
+  tei check --size 6 --komi 2 --timeout 10 -v -- ./my-engine --threads 1
+  tei check --transcript traffic.log -- taktician tei
+
+Checks, in order: handshake, {checks}.
+Exit status: 0 when every check passes, 1 when one fails, 2 on a usage error.
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    names = ", ".join([name for name, _ in CHECKS] + list(SESSION_CHECKS))
+    parser.epilog = EPILOG.format(checks=names)
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="longest wait for any answer of the engine (default: 5)",
+    )
+    parser.add_argument(
+        "--transcript",
+        metavar="FILE",
+        help="append the full traffic to FILE (time, engine, direction, line)",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print the traffic live on stderr",
+    )
+    add_game_options(parser)
+    parser.add_argument(
+        "engine",
+        nargs=argparse.REMAINDER,
+        metavar="ENGINE_CMD",
+        help="the engine's command line (after --)",
+    )
+
+
+def print_result(result: CheckResult, out: TextIO) -> None:
+    out.write(result.to_line() + "\n")
+    for line in result.excerpt:
+        out.write(f"      | {line}\n")
+    out.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    argv = list(args.engine)
+    if argv[:1] == ["--"]:
+        argv = argv[1:]
+    if not argv:
+        print("tei check: give the engine command, e.g. 'tei check -- tiltak'", file=sys.stderr)
+        return 2
+    if args.timeout <= 0:
+        print("tei check: --timeout must be positive", file=sys.stderr)
+        return 2
+    rules = game_options(args)
+    live: TextIO | None = sys.stderr if args.verbose else None
+    try:
+        if args.transcript:
+            transcript = Transcript.to_file(args.transcript, keep=200_000, also=live)
+        else:
+            transcript = Transcript(live, keep=200_000)
+    except OSError as exc:
+        print(f"tei check: cannot write {args.transcript}: {exc}", file=sys.stderr)
+        return 2
+    out = sys.stdout
+    out.write(f"checking {' '.join(argv)} ({args.game})\n")
+
+    async def main() -> list[CheckResult]:
+        return await check_engine(
+            argv,
+            game=args.game,
+            rules=rules,
+            timeout=args.timeout,
+            transcript=transcript,
+            report=lambda result: print_result(result, out),
+        )
+
+    try:
+        results = trio.run(main)
+    finally:
+        transcript.close()
+    failed = [r for r in results if not r.passed]
+    out.write(f"{len(results) - len(failed)}/{len(results)} checks passed\n")
+    return 1 if failed else 0

@@ -1,0 +1,131 @@
+"""The compliance checker: our engine host passes everything; each broken engine fails the
+check aimed at its flaw (and the checker does not stop at the first failure)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+from engines.procs import fake, fake_processes
+
+from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine
+
+ALL = ["handshake", *(name for name, _ in CHECKS), *SESSION_CHECKS]
+HOST = [sys.executable, "-m", "tei", "engine"]
+
+
+def verdicts(results: list[CheckResult]) -> dict[str, bool]:
+    return {r.name: r.passed for r in results}
+
+
+@pytest.mark.parametrize("game", ["tak", "trike", "traxit"])
+async def test_our_engine_host_passes_every_check(game: str) -> None:
+    results = await check_engine([*HOST, "--game", game], game=game, timeout=5)
+    failed = [r.to_line() for r in results if not r.passed]
+    assert failed == []
+    assert [r.name for r in results] == ALL
+
+
+async def test_host_serving_every_game_passes_for_trike_with_options() -> None:
+    results = await check_engine(HOST, game="trike", rules={"size": "7"}, timeout=5)
+    assert [r.to_line() for r in results if not r.passed] == []
+
+
+KOMI = ("--options", "HalfKomi combo 0 0 4")
+
+#: (fake engine arguments, game, the check that must fail, a check that must still pass)
+BROKEN: list[tuple[tuple[str, ...], str, str, str | None]] = [
+    (("--mode", "exit-at-start"), "tak", "handshake", None),
+    (("--mode", "no-teiok"), "tak", "handshake", None),
+    (("--mode", "no-name"), "tak", "id name", "id author"),
+    (("--mode", "no-author"), "tak", "id author", "id name"),
+    (("--mode", "bad-option"), "tak", "option declarations", "isready"),
+    ((), "trike", "game declared", "isready"),
+    (("--mode", "mute"), "tak", "isready", "id name"),
+    (("--options", "Hash spin 16 1 64", "--crash-on", "setoption"), "tak", "setoption", "go depth"),
+    (("--crash-on", "teinewgame"), "tak", "new game", "isready"),
+    (("--crash-on", "go wtime"), "tak", "go wtime btime winc binc", "go movetime"),
+    (("--mode", "slow", "--delay", "2"), "tak", "go movetime", "isready"),
+    (("--mode", "strict"), "tak", "go depth", "go wtime btime winc binc"),
+    (("--mode", "strict"), "tak", "bare go + stop", "go infinite + stop"),
+    (("--crash-on", "go nodes"), "tak", "go nodes", "go depth"),
+    (("--mode", "ignore-stop"), "tak", "go infinite + stop", "go depth"),
+    (("--mode", "two-bestmoves"), "tak", "go infinite + stop", "isready"),
+    (("--mode", "no-read-while-searching"), "tak", "isready during search", "go depth"),
+    (("--mode", "bestmove-on-stop"), "tak", "stop when idle", "go infinite + stop"),
+    (("--mode", "illegal"), "tak", "position string with moves", "isready"),
+    (("--mode", "illegal"), "tak", "second seat to act", "isready"),
+    ((*KOMI, "--crash-on", "setoption name HalfKomi value 4"), "tak", "komi", "setoption"),
+    (("--mode", "ignore-quit"), "tak", "quit", "go depth"),
+    (("--mode", "ignore-quit"), "tak", "quit during search", "go depth"),
+    (("--mode", "garbage"), "tak", "info lines parse", "go depth"),
+    (("--mode", "garbage"), "tak", "only TEI lines on stdout", "go depth"),
+    (("--mode", "crash"), "tak", "go wtime btime winc binc", "isready"),
+]
+
+
+async def test_each_check_can_fail() -> None:
+    """All broken engines are checked at once (their waits overlap)."""
+    found: dict[int, dict[str, CheckResult]] = {}
+
+    async def run(index: int, args: tuple[str, ...], game: str) -> None:
+        results = await check_engine(fake("good", *args), game=game, timeout=0.6)
+        found[index] = {r.name: r for r in results}
+
+    limit = trio.CapacityLimiter(8)
+
+    async def limited(index: int, args: tuple[str, ...], game: str) -> None:
+        async with limit:
+            await run(index, args, game)
+
+    async with trio.open_nursery() as nursery:
+        for index, (args, game, _, _) in enumerate(BROKEN):
+            nursery.start_soon(limited, index, args, game)
+    problems = []
+    for index, (args, _, failing, passing) in enumerate(BROKEN):
+        results = found[index]
+        if results[failing].passed:
+            problems.append(f"{args}: {failing!r} passed")
+        if passing is not None and not results[passing].passed:
+            problems.append(f"{args}: {passing!r} failed: {results[passing].detail}")
+    assert problems == []
+    assert {failing for _, _, failing, _ in BROKEN} == set(ALL)
+    assert fake_processes() == []
+
+
+async def test_failures_carry_a_transcript_excerpt() -> None:
+    results = await check_engine(fake("strict"), timeout=0.6)
+    depth = verdicts(results)
+    assert depth["go depth"] is False
+    failure = next(r for r in results if r.name == "go depth")
+    assert any("> go depth 2" in line for line in failure.excerpt)
+    assert "terminated" in failure.detail
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tei", "check", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_cli_exit_status_and_lines(tmp_path: Path) -> None:
+    log = tmp_path / "traffic.log"
+    good = run_cli("--timeout", "2", "--transcript", str(log), "--", *fake("good"))
+    assert good.returncode == 0, good.stdout
+    assert good.stdout.count("PASS") == len(ALL)
+    assert "> tei" in log.read_text()
+    bad = run_cli("--timeout", "0.6", "--", *fake("no-author"))
+    assert bad.returncode == 1
+    assert "FAIL  id author" in bad.stdout
+
+
+def test_cli_without_engine_is_a_usage_error() -> None:
+    result = run_cli()
+    assert result.returncode == 2
+    assert "engine command" in result.stderr
