@@ -6,6 +6,7 @@ import argparse
 import logging
 import os
 import shlex
+import signal
 import sys
 from pathlib import Path
 
@@ -15,8 +16,15 @@ from adapters.playtak import protocol as p
 from adapters.playtak.bridge import Bridge, BridgeSettings
 from adapters.playtak.commands import GUEST_TOKEN_RE
 from adapters.playtak.engine_keeper import EngineKeeper, EngineUnavailable
-from adapters.playtak.session import Credentials, Session, SessionEnded, SessionSettings
+from adapters.playtak.session import (
+    Credentials,
+    Session,
+    SessionEnded,
+    SessionSettings,
+    first_leaf,
+)
 from adapters.playtak.transport import DEFAULT_SERVER, BadServerURL, ServerAddress
+from bots.registry import bot_names, default_bot
 
 EPILOG = """\
 examples:
@@ -121,8 +129,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _engine_argv(args: argparse.Namespace) -> list[str]:
     if args.engine:
         return shlex.split(args.engine)
-    bot = args.bot or "search"
+    bot = args.bot or default_bot("tak")
     return [sys.executable, "-m", "tei", "engine", "--game", "tak", "--bot", bot]
+
+
+async def _run_until_signal(bridge: Bridge) -> list[tuple[int, str, Path | None]]:
+    """Run the bridge; SIGTERM/SIGHUP end it cleanly (the engine is shut down, and a
+    restart within the server's reconnect window resumes a running game)."""
+    finished: list[tuple[int, str, Path | None]] = []
+    async with trio.open_nursery() as nursery:
+
+        async def bridge_task() -> None:
+            finished.extend(await bridge.run())
+            nursery.cancel_scope.cancel()
+
+        async def signal_task() -> None:
+            with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
+                async for signum in signals:
+                    logging.getLogger("playtak").warning("signal %d: stopping", signum)
+                    finished.extend(bridge.finished)
+                    nursery.cancel_scope.cancel()
+                    return
+
+        nursery.start_soon(bridge_task)
+        nursery.start_soon(signal_task)
+    return finished
 
 
 def _setup_logging(args: argparse.Namespace) -> None:
@@ -150,6 +181,10 @@ def run(args: argparse.Namespace) -> int:
     password = args.password or os.environ.get(args.password_env)
     if args.user and not password:
         print(f"tei playtak: --user needs --password or ${args.password_env}", file=sys.stderr)
+        return 2
+    if args.bot and args.bot not in bot_names("tak"):
+        known = ", ".join(bot_names("tak"))
+        print(f"tei playtak: no bot {args.bot!r} for tak; known: {known}", file=sys.stderr)
         return 2
     if args.guest_token and not GUEST_TOKEN_RE.fullmatch(args.guest_token):
         print("tei playtak: --guest-token must be 20 lower-case letters", file=sys.stderr)
@@ -186,7 +221,13 @@ def run(args: argparse.Namespace) -> int:
     )
     bridge = Bridge(settings, session, keeper)
     try:
-        finished = trio.run(bridge.run)
+        finished = trio.run(_run_until_signal, bridge)
+    except BaseExceptionGroup as group:
+        error = first_leaf(group)
+        if not isinstance(error, SessionEnded | EngineUnavailable):
+            raise
+        logging.getLogger("playtak").error("%s", error)
+        return 1
     except (SessionEnded, EngineUnavailable) as exc:
         logging.getLogger("playtak").error("%s", exc)
         return 1

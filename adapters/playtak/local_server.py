@@ -181,10 +181,21 @@ def build_parser() -> argparse.ArgumentParser:
         "trying bots offline. Point `tei playtak --server tcp://127.0.0.1:PORT` at it.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=10000, help="TCP port (default 10000)")
     parser.add_argument(
-        "--ws-port", type=int, default=9999, help="websocket port, 0 = none (default 9999)"
+        "--port",
+        type=int,
+        default=10000,
+        metavar="PORT",
+        help="TCP port (default 10000; 0: any free port)",
     )
+    parser.add_argument(
+        "--ws-port",
+        type=int,
+        default=9999,
+        metavar="PORT",
+        help="websocket port (default 9999; 0: any free)",
+    )
+    parser.add_argument("--no-websocket", action="store_true", help="no websocket listener")
     parser.add_argument(
         "--user",
         action="append",
@@ -196,12 +207,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-auto-register", action="store_true", help="refuse names not given with --user"
     )
     parser.add_argument(
-        "--reconnect-time", type=float, default=120.0, help="seconds to come back (120)"
+        "--reconnect-time",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help="seconds a player who dropped has to come back (120)",
     )
     parser.add_argument(
-        "--idle-timeout", type=float, default=60.0, help="drop clients silent this long (60)"
+        "--idle-timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="drop clients that sent no PING for S seconds (60)",
     )
-    parser.add_argument("--seed", type=int, help="seed for random colours")
+    parser.add_argument("--seed", type=int, metavar="N", help="seed for random colours")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every line")
     return parser
 
@@ -231,7 +250,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     async def run() -> None:
         server = LocalServer(settings)
         async with trio.open_nursery() as nursery:
-            await nursery.start(server.serve, args.host, args.port, args.ws_port or None)
+            ws_port = None if args.no_websocket else args.ws_port
+            await nursery.start(server.serve, args.host, args.port, ws_port)
             print(f"playtak server on tcp://{args.host}:{server.tcp_port}", flush=True)
             if server.ws_port:
                 print(f"websocket on ws://{args.host}:{server.ws_port}/ws", flush=True)

@@ -1,0 +1,123 @@
+"""`tei playtak` and the local server as real processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import trio
+
+from rules.tak.ptn import PtnGame
+
+TEI = [sys.executable, "-m", "tei", "playtak"]
+SERVER = [sys.executable, "-m", "adapters.playtak.local_server"]
+
+
+def test_help_lists_every_option() -> None:
+    out = subprocess.run([*TEI, "--help"], capture_output=True, text=True, check=True).stdout
+    for option in [
+        "--engine",
+        "--bot",
+        "--engine-option",
+        "--user",
+        "--password",
+        "--password-env",
+        "--guest-token",
+        "--seek",
+        "--accept-from",
+        "--games",
+        "--accept-draws",
+        "--move-overhead",
+        "--max-move-time",
+        "--ptn-dir",
+        "--server",
+        "--protocol",
+        "--ping-interval",
+        "--dead-after",
+        "--max-backoff",
+        "--log",
+        "--verbose",
+        "wss://playtak.com/ws",
+        "examples:",
+    ]:
+        assert option in out, option
+    server_help = subprocess.run(
+        [*SERVER, "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "--ws-port" in server_help and "--reconnect-time" in server_help
+
+
+def test_bad_arguments_exit_2_with_a_message() -> None:
+    for args, message in [
+        ([], "give --seek SPEC or --accept-from NAME"),
+        (["--seek", "5 180"], "at least 'size time increment'"),
+        (["--seek", "5 180 10", "--server", "http://x"], "bad server address"),
+        (["--seek", "5 180 10", "--user", "alice", "--password-env", "NO_SUCH_VAR"], "password"),
+        (["--seek", "5 180 10", "--bot", "nosuchbot"], "no bot 'nosuchbot'"),
+        (["--seek", "5 180 10", "--guest-token", "Short"], "20 lower-case letters"),
+    ]:
+        done = subprocess.run([*TEI, *args], capture_output=True, text=True)
+        assert done.returncode == 2, args
+        assert message in done.stderr, (args, done.stderr)
+
+
+async def test_two_command_line_bots_play_through_the_local_server(tmp_path: Path) -> None:
+    server = await trio.lowlevel.open_process(
+        [*SERVER, "--port", "0", "--ws-port", "0", "--user", "alice:secret1"],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert server.stdout is not None
+        banner = b""
+        with trio.fail_after(20):
+            while banner.count(b"\n") < 2:
+                banner += await server.stdout.receive_some(4096)
+        tcp_url, ws_url = (line.split()[-1] for line in banner.decode().splitlines()[:2])
+        env = dict(os.environ, ALICE_PW="secret1")
+        common = ["--bot", "random", "--games", "1", "--move-overhead", "100"]
+        seeker = [
+            *TEI,
+            *common,
+            "--server",
+            tcp_url,
+            "--user",
+            "alice",
+            "--password-env",
+            "ALICE_PW",
+            "--seek",
+            "4 60 3 W 0 15 0 1 0",
+            "--ptn-dir",
+            str(tmp_path / "ptn"),
+            "--log",
+            str(tmp_path / "alice.log"),
+        ]
+        acceptor = [*TEI, *common, "--server", ws_url, "--accept-from", "alice"]
+        results: dict[str, subprocess.CompletedProcess[bytes]] = {}
+
+        async def run(name: str, argv: list[str]) -> None:
+            results[name] = await trio.run_process(
+                argv, env=env, capture_stdout=True, capture_stderr=True, check=False
+            )
+
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(run, "alice", seeker)
+                await trio.sleep(0.5)  # let the seek appear first (it is also replayed later)
+                nursery.start_soon(run, "guest", acceptor)
+    finally:
+        server.terminate()
+        await server.wait()
+    for name, done in results.items():
+        assert done.returncode == 0, (name, done.stderr.decode()[-2000:])
+    line = results["guest"].stdout.decode().strip()
+    assert line.startswith("game 1: ")
+    assert results["alice"].stdout.decode().startswith(line + " (")
+    records = list((tmp_path / "ptn").glob("*.ptn"))
+    assert len(records) == 1
+    record = PtnGame.parse(records[0].read_text())
+    assert record.tag("Player1") == "alice"
+    assert record.tag("Result") == line.split()[2]
+    log = (tmp_path / "alice.log").read_text()
+    assert "logged in as alice" in log and "secret1" not in log
