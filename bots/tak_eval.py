@@ -1,0 +1,214 @@
+"""Static evaluation of a Tak position for the built-in bots, in centi-flats.
+
+Works straight on the bitboards of `rules.tak.board.Board`. Terms (each side, then the
+difference from the side to move's point of view):
+
+* flat count: 100 per top flat, komi (`half_komi * 50`) counted against black;
+* placement: small bonuses for flats and larger ones for capstones near the centre;
+* roads: every orthogonally connected group of road pieces scores by its span (ranks or
+  files covered, whichever is larger), growing steeply as it nears a full road; each
+  empty square where a placement would complete a road is a *threat*;
+* stacks: pieces of the top's colour buried in a stack (reserves) and enemy pieces held
+  under it (captives), worth more under a wall or capstone;
+* walls: a base value plus a bonus for each adjacent enemy road piece they block.
+
+`win_squares(t, bits, empty)` (the empty squares where a placement completes a road) is
+exact and cheap: four flood fills. The search uses it for its win-in-one check.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from rules.tak.board import Board
+from rules.tak.tables import SizeTables
+
+FLAT = 100
+TEMPO = 40
+WALL = 35
+WALL_BLOCK = 12
+CAP = 30
+RESERVE = (30, 45)  # per buried own piece: (flat on top, wall or capstone on top)
+CAPTIVE = (15, 25)  # per held enemy piece
+THREAT_ONE = 70  # the side not to move has one placement win: a tempo to block
+THREAT_MANY = 700  # two or more: hard to stop
+#: the side to move completes a road at once (the search scores this as a proven win)
+WIN_NOW = 20_000
+
+
+class EvalTables:
+    """Per-size constants of the evaluation."""
+
+    def __init__(self, size: int) -> None:
+        n = self.size = size
+        centre = (n - 1) / 2
+        self.flat_pst: list[int] = []
+        self.cap_pst: list[int] = []
+        for sq in range(n * n):
+            rank, file = divmod(sq, n)
+            dist = abs(rank - centre) + abs(file - centre)  # 0 at the centre
+            edge = 1.0 - dist / (2 * centre) if centre else 1.0
+            self.flat_pst.append(round(8 * edge))
+            self.cap_pst.append(round(CAP * edge))
+        self.rank_masks = [((1 << n) - 1) << (r * n) for r in range(n)]
+        self.span_bonus = [round(140 * (s / n) ** 3) if s < n else 0 for s in range(n + 1)]
+
+
+@cache
+def eval_tables(size: int) -> EvalTables:
+    return EvalTables(size)
+
+
+def _flood(t: SizeTables, bits: int, seed: int) -> int:
+    """The squares of `bits` connected to `seed & bits`."""
+    n = t.size
+    nf = t.not_col_first
+    nl = t.not_col_last
+    front = bits & seed
+    while True:
+        grown = (
+            front | (front << n) | (front >> n) | ((front << 1) & nf) | ((front >> 1) & nl)
+        ) & bits
+        if grown == front:
+            return front
+        front = grown
+
+
+def neighbours(t: SizeTables, bits: int) -> int:
+    """The squares orthogonally next to `bits` (not `bits` themselves unless adjacent)."""
+    n = t.size
+    return (
+        (bits << n) | (bits >> n) | ((bits << 1) & t.not_col_first) | ((bits >> 1) & t.not_col_last)
+    ) & t.full
+
+
+def win_squares(t: SizeTables, bits: int, empty: int) -> int:
+    """Empty squares where one placement joins the road pieces `bits` into a road."""
+    n = t.size
+    if bits.bit_count() < n - 1:
+        return 0
+    nf = t.not_col_first
+    nl = t.not_col_last
+    full = t.full
+    out = 0
+    for first, last in ((t.row_first, t.row_last), (t.col_first, t.col_last)):
+        if not (bits | empty) & first or not (bits | empty) & last:
+            continue
+        a = _flood(t, bits, first)
+        near_a = first | ((a << n) | (a >> n) | ((a << 1) & nf) | ((a >> 1) & nl))
+        cand = empty & near_a
+        if not cand:
+            continue
+        b = _flood(t, bits, last)
+        near_b = last | ((b << n) | (b >> n) | ((b << 1) & nf) | ((b >> 1) & nl))
+        out |= cand & near_b
+    return out & full
+
+
+def _groups_score(t: SizeTables, et: EvalTables, bits: int) -> int:
+    """Sum over connected groups of road pieces of the span bonus."""
+    n = t.size
+    row_first = t.row_first
+    col_first = t.col_first
+    bonus = et.span_bonus
+    total = 0
+    rest = bits
+    while rest:
+        group = _flood(t, rest, rest & -rest)
+        rest ^= group
+        if not group & (group - 1):
+            continue  # a lone piece spans 1
+        files = 0
+        x = group
+        while x:
+            files |= x & row_first
+            x >>= n
+        ranks = 0
+        x = group
+        for _ in range(n):
+            ranks |= x & col_first
+            x >>= 1
+        span = max(files.bit_count(), ranks.bit_count())
+        total += bonus[span]
+    return total
+
+
+def evaluate(board: Board) -> int:
+    """Static value for the side to move, in centi-flats (WIN_NOW if it wins at once)."""
+    t = board.t
+    if board.ply < 2:
+        return static(board, 0)
+    empty = t.full & ~(board.white | board.black)
+    w_road = board.white & ~board.walls
+    b_road = board.black & ~board.walls
+    mine, theirs = (b_road, w_road) if board.turn else (w_road, b_road)
+    if win_squares(t, mine, empty):
+        return WIN_NOW
+    return static(board, win_squares(t, theirs, empty).bit_count())
+
+
+def static(board: Board, their_wins: int) -> int:
+    """The evaluation of a position where the side to move has no placement win and the
+    opponent has `their_wins` squares where a placement would make it a road."""
+    t = board.t
+    et = eval_tables(board.size)
+    white = board.white
+    black = board.black
+    walls = board.walls
+    caps = board.caps
+    turn = board.turn
+    w_road = white & ~walls
+    b_road = black & ~walls
+    standing = walls | caps
+    w_flats = white & ~standing
+    b_flats = black & ~standing
+    score = FLAT * (w_flats.bit_count() - b_flats.bit_count()) - 50 * board.half_komi
+    # placement
+    pst = et.flat_pst
+    x = w_flats
+    while x:
+        low = x & -x
+        score += pst[low.bit_length() - 1]
+        x ^= low
+    x = b_flats
+    while x:
+        low = x & -x
+        score -= pst[low.bit_length() - 1]
+        x ^= low
+    cap_pst = et.cap_pst
+    x = caps
+    while x:
+        low = x & -x
+        sq = low.bit_length() - 1
+        score += cap_pst[sq] if white & low else -cap_pst[sq]
+        x ^= low
+    # walls: a base value plus the enemy road pieces they touch
+    x = walls
+    while x:
+        low = x & -x
+        near = neighbours(t, low)
+        if white & low:
+            score += WALL + WALL_BLOCK * (near & b_road).bit_count()
+        else:
+            score -= WALL + WALL_BLOCK * (near & w_road).bit_count()
+        x ^= low
+    # stacks: reserves and captives
+    heights = board.heights
+    colors = board.colors
+    for sq in range(t.squares):
+        h = heights[sq]
+        if h < 2:
+            continue
+        below = colors[sq] & ((1 << (h - 1)) - 1)
+        blacks = below.bit_count()
+        hard = (standing >> sq) & 1
+        if (colors[sq] >> (h - 1)) & 1:
+            score -= RESERVE[hard] * blacks + CAPTIVE[hard] * (h - 1 - blacks)
+        else:
+            score += RESERVE[hard] * (h - 1 - blacks) + CAPTIVE[hard] * blacks
+    # roads
+    score += _groups_score(t, et, w_road) - _groups_score(t, et, b_road)
+    value = TEMPO + (-score if turn else score)
+    if their_wins:
+        value -= THREAT_MANY if their_wins > 1 else THREAT_ONE
+    return value

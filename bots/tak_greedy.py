@@ -1,0 +1,82 @@
+"""GreedyBot: a one-ply Tak baseline.
+
+It plays a move that wins at once when there is one; otherwise it avoids every move after
+which the opponent has a road in one (so it blocks a threatened road when it can), and
+among the rest picks the move with the best static evaluation (`bots.tak_eval`), breaking
+ties at random (the `Seed` option makes games reproducible; 0 draws a fresh seed).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any, ClassVar
+
+from bots.base import Bot, BotOption, Info, Limits, Report
+from bots.tak_eval import WIN_NOW, evaluate
+from rules.game import Game
+from rules.tak.board import DRAW, code_ptn
+from rules.tak.game import TakGame
+
+LOSS = -1_000_000
+
+
+class GreedyBot(Bot):
+    name: ClassVar[str] = "greedy"
+    games: ClassVar[tuple[str, ...]] = ("tak",)
+    options: ClassVar[tuple[BotOption, ...]] = (
+        BotOption("Seed", "spin", default="0", min=0, max=2**31 - 1),
+    )
+
+    def __init__(self, settings: Any = None) -> None:
+        super().__init__(settings)
+        self._rng: random.Random | None = None
+
+    def _random(self) -> random.Random:
+        if self._rng is None:
+            seed = int(self.settings["Seed"])
+            self._rng = random.Random(seed) if seed else random.Random()
+        return self._rng
+
+    def set_option(self, name: str, value: str) -> None:
+        super().set_option(name, value)
+        self._rng = None
+
+    def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
+        if not isinstance(game, TakGame):
+            raise ValueError(f"the greedy Tak bot cannot play {game.name!r}")
+        if game.result is not None:
+            raise ValueError("no legal action: the game is over")
+        board = game.fast_board()
+        me = board.turn
+        best: list[int] = []
+        best_value = LOSS - 1
+        nodes = 0
+        for code in board.moves():
+            nodes += 1
+            board.make(code)
+            res = board.result()
+            if res is not None:
+                winner = res[0]
+                value = WIN_NOW * 2 if winner == me else 0 if winner == DRAW else LOSS
+            elif board.winning_move() is not None:
+                value = LOSS  # the opponent answers with a road
+            else:
+                value = -evaluate(board)
+            board.unmake(code)
+            if value > best_value:
+                best_value, best = value, [code]
+            elif value == best_value:
+                best.append(code)
+            if value >= WIN_NOW * 2:
+                break
+        code = self._random().choice(best)
+        report(
+            Info(
+                depth=1,
+                score_cp=max(-WIN_NOW, min(WIN_NOW, best_value)),
+                nodes=nodes,
+                pv=(code_ptn(code, board.size),),
+            )
+        )
+        return game.move_of(code)

@@ -1,0 +1,269 @@
+"""Alpha-beta search for Tak: negamax with principal variation search, on the fast board.
+
+* a transposition table keyed by the board's incremental Zobrist hash (depth, bound,
+  value, best move), always replaced, cleared when it grows past `TT_LIMIT`;
+* move ordering: the table's move, two killers per ply, then a history table seeded
+  with a static prior (flat placements near the centre first, walls and slides later);
+* late move reductions for quiet moves searched late at depth >= 3;
+* exact win-in-one at every node: a placement that completes a road is found with four
+  flood fills (`tak_eval.win_squares`), so such nodes are scored as wins without search;
+* a threat extension at the horizon: when the opponent threatens a road in one, the
+  side to move gets one more ply to find its block (bounded by `MAX_EXTENSION` plies);
+* values are centi-flats from the side to move's view; wins are `WIN - plies`.
+
+The searcher raises `SearchAborted` from deep inside when the stop event is set, the
+deadline has passed or the node limit is reached; the caller keeps the best root move
+of the last finished iteration (or a better one proven in the unfinished one).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from bots.tak_eval import eval_tables, static, win_squares
+from rules.tak.board import DRAW, Board
+from rules.tak.tables import KIND_SHIFT
+
+WIN = 1_000_000
+WIN_BOUND = WIN - 10_000
+INF = WIN + 1
+EXACT, LOWER, UPPER = 0, 1, 2
+MAX_PLY = 128
+MAX_EXTENSION = 4
+TT_LIMIT = 1_500_000
+CHECK_EVERY = 128
+CODE_SPACE = 1 << 19
+TT_BONUS = 1 << 40
+KILLER_BONUS = (1 << 30, 1 << 29)
+
+
+class SearchAborted(Exception):
+    """Raised inside the search when time, nodes or the stop signal run out."""
+
+
+def _prior(size: int) -> list[int]:
+    """Static ordering scores of every move code of a size (indexed by code)."""
+    prior = [0] * CODE_SPACE
+    et = eval_tables(size)
+    for sq in range(size * size):
+        prior[sq] = 300 + 10 * et.flat_pst[sq]
+        prior[sq | 1 << KIND_SHIFT] = 60 + et.flat_pst[sq]
+        prior[sq | 2 << KIND_SHIFT] = 150 + 4 * et.cap_pst[sq]
+    return prior
+
+
+class Searcher:
+    """Searches one board; tables (TT, history) persist from move to move in a game."""
+
+    def __init__(self) -> None:
+        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.size = 0
+        self.prior: list[int] = []
+        self.order: list[list[int]] = []
+        self.touched: set[int] = set()
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 8)]
+        self.nodes = 0
+        self.next_check = CHECK_EVERY
+        self.node_limit = 0
+        self.deadline = float("inf")
+        self.should_stop: Callable[[], bool] = lambda: False
+        self.board: Board | None = None
+        self.max_ply = MAX_PLY
+        #: (value, move) of the best root move so far in the running iteration
+        self.partial: tuple[int, int] | None = None
+        self.root_moves: list[int] = []
+
+    # ---- setup ----------------------------------------------------------------------
+    def load(self, board: Board) -> None:
+        """Prepare a new search from `board` (the searcher plays on it)."""
+        if board.size != self.size:
+            self.size = board.size
+            self.prior = _prior(board.size)
+            self.order = [self.prior[:], self.prior[:]]
+            self.touched = set()
+            self.tt.clear()
+        else:
+            self._age_history()
+        if len(self.tt) > TT_LIMIT:
+            self.tt.clear()
+        self.board = board
+        for pair in self.killers:
+            pair[0] = pair[1] = 0
+        self.nodes = 0
+        self.next_check = CHECK_EVERY
+        self.partial = None
+        self.root_moves = board.moves()
+
+    def _age_history(self) -> None:
+        prior = self.prior
+        for order in self.order:
+            for code in self.touched:
+                order[code] = prior[code] + (order[code] - prior[code]) // 4
+        self.touched = set()
+
+    def _check(self) -> None:
+        if self.node_limit and self.nodes >= self.node_limit:
+            raise SearchAborted
+        if self.should_stop() or time.monotonic() >= self.deadline:
+            raise SearchAborted
+        self.next_check = self.nodes + CHECK_EVERY
+        if self.node_limit and self.next_check > self.node_limit:
+            self.next_check = self.node_limit
+
+    # ---- root -----------------------------------------------------------------------
+    def root(self, depth: int) -> tuple[int, int]:
+        """Search every root move to `depth`; (value, best move). The best move found
+        moves to the front of the root list for the next iteration."""
+        board = self.board
+        assert board is not None
+        moves = self.root_moves
+        alpha = -INF
+        beta = INF
+        best = -INF
+        best_move = moves[0]
+        search = self.search
+        for i, code in enumerate(moves):
+            board.make(code)
+            if i == 0:
+                value = -search(depth - 1, -beta, -alpha, 1)
+            else:
+                value = -search(depth - 1, -alpha - 1, -alpha, 1)
+                if value > alpha:
+                    value = -search(depth - 1, -beta, -alpha, 1)
+            board.unmake(code)
+            if value > best:
+                best = value
+                best_move = code
+                self.partial = (value, code)
+                if value > alpha:
+                    alpha = value
+        moves.remove(best_move)
+        moves.insert(0, best_move)
+        self.tt[board.hash] = (depth, EXACT, best, best_move)
+        return best, best_move
+
+    # ---- interior nodes --------------------------------------------------------------
+    def search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        board = self.board
+        assert board is not None
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._check()
+        res = board.result()
+        turn = board.turn
+        if res is not None:
+            winner = res[0]
+            if winner == DRAW:
+                return 0
+            return WIN - ply if winner == turn else ply - WIN
+        t = board.t
+        walls = board.walls
+        empty = t.full & ~(board.white | board.black)
+        if board.ply >= 2:
+            if turn:
+                mine, theirs = board.black & ~walls, board.white & ~walls
+            else:
+                mine, theirs = board.white & ~walls, board.black & ~walls
+            if win_squares(t, mine, empty):
+                return WIN - ply - 1
+        else:
+            theirs = 0
+        if depth <= 0:
+            threats = win_squares(t, theirs, empty).bit_count() if theirs else 0
+            if not threats or ply >= self.max_ply:
+                return static(board, threats)
+            depth = 1  # the opponent threatens a road: look for the block
+        # transposition table
+        key = board.hash
+        entry = self.tt.get(key)
+        tt_move = 0
+        if entry is not None:
+            e_depth, flag, value, tt_move = entry
+            if e_depth >= depth:
+                if value > WIN_BOUND:
+                    value -= ply
+                elif value < -WIN_BOUND:
+                    value += ply
+                if flag == EXACT:
+                    return value
+                if flag == LOWER:
+                    if value >= beta:
+                        return value
+                elif value <= alpha:
+                    return value
+        moves = board.moves()
+        order = self.order[turn]
+        killers = self.killers[ply]
+        k1, k2 = killers
+        if tt_move:
+            order[tt_move] += TT_BONUS
+        if k1:
+            order[k1] += KILLER_BONUS[0]
+        if k2:
+            order[k2] += KILLER_BONUS[1]
+        moves.sort(key=order.__getitem__, reverse=True)
+        if tt_move:
+            order[tt_move] -= TT_BONUS
+        if k1:
+            order[k1] -= KILLER_BONUS[0]
+        if k2:
+            order[k2] -= KILLER_BONUS[1]
+        make = board.make
+        unmake = board.unmake
+        search = self.search
+        best = -INF
+        best_move = 0
+        a = alpha
+        reduce_from = 3 if depth >= 3 else 1 << 30
+        next_depth = depth - 1
+        for i, code in enumerate(moves):
+            make(code)
+            if i == 0:
+                value = -search(next_depth, -beta, -a, ply + 1)
+            else:
+                r = 0
+                if i >= reduce_from and code != k1 and code != k2:
+                    r = 2 if i >= 12 and depth >= 5 else 1
+                value = -search(next_depth - r, -a - 1, -a, ply + 1)
+                if value > a and (r or value < beta):
+                    value = -search(next_depth, -beta, -a, ply + 1)
+            unmake(code)
+            if value > best:
+                best = value
+                best_move = code
+                if value > a:
+                    a = value
+                    if a >= beta:
+                        if code != k1:
+                            killers[1] = k1
+                            killers[0] = code
+                        order[code] += depth * depth
+                        self.touched.add(code)
+                        break
+        flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
+        stored = best
+        if stored > WIN_BOUND:
+            stored += ply
+        elif stored < -WIN_BOUND:
+            stored -= ply
+        self.tt[key] = (depth, flag, stored, best_move)
+        return best
+
+    # ---- principal variation --------------------------------------------------------------
+    def principal_variation(self, board: Board, first: int, depth: int) -> list[int]:
+        """The best line from the table, starting with `first` (played on a copy)."""
+        board = board.copy()
+        line = [first]
+        board.make(first)
+        seen = {board.hash}
+        while len(line) < max(depth, 1) and board.result() is None:
+            entry = self.tt.get(board.hash)
+            if entry is None or not entry[3] or entry[3] not in board.moves():
+                break
+            board.make(entry[3])
+            line.append(entry[3])
+            if board.hash in seen:
+                break
+            seen.add(board.hash)
+        return line
