@@ -289,7 +289,8 @@ class Engine:
     async def new_game(
         self, game: str, options: Mapping[str, str] | None = None, *, timeout: float = 10.0
     ) -> None:
-        """Prepare a new game: `Game` (if declared), rules options, `teinewgame`, `isready`.
+        """Prepare a new game: `Game` (always sent if declared), rules options that changed,
+        `teinewgame`, `isready`.
 
         EngineOptionError, before anything is sent, when the engine cannot play the game or
         its rules (e.g. komi without a `HalfKomi` option, a value its combo does not list).
@@ -298,7 +299,16 @@ class Engine:
             plan = plan_new_game(game, options or {}, self.options, self.sizes)
         except OptionRefused as exc:
             raise EngineOptionError(self.name, exc.name, exc.why) from None
-        await self.configure(dict(plan.settings), timeout=timeout)
+        settings = dict(plan.settings)
+        game_decl = find_option(self.options, "Game")
+        if game_decl is not None:
+            # always selected, even when it seems unchanged: the game is the one thing a
+            # multi-game engine must never guess
+            value = settings.pop(game_decl.name)
+            await self._finish_analysis()
+            await self.send(SetOption(game_decl.name, value))
+            self._values[game_decl.name] = value
+        await self.configure(settings, timeout=timeout)
         await self.send(plan.teinewgame)
         await self.ping(timeout)
 

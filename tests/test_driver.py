@@ -89,7 +89,7 @@ async def test_game_option_is_selected_before_teinewgame() -> None:
         await engine.new_game("trike", {"size": "9"})
     lines = sent(transcript)
     assert lines.index("setoption name Game value trike") < lines.index("teinewgame 7")
-    assert lines.count("setoption name Game value trike") == 1
+    assert lines.count("setoption name Game value trike") == 2
     assert "teinewgame 9" in lines
 
 
