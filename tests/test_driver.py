@@ -155,3 +155,13 @@ async def test_raw_send_and_receive() -> None:
         await engine.send("isready")
         message = await engine.receive(timeout=5)
         assert message.to_line() == "readyok"
+
+
+async def test_a_second_identity_block_after_teiok_is_harmless() -> None:
+    """Some engines print their id/option/teiok block at start and again on `tei`."""
+    argv = fake("double-block", "--options", "HalfKomi combo 0 0 4")
+    async with open_engine(argv) as engine:
+        await engine.new_game("tak", {"size": "5", "halfkomi": "4"})
+        result = await engine.play(PlaceGame(5), CLOCK, deadline=trio.current_time() + 5)
+        assert result.text == "a1"
+        assert engine.value("HalfKomi") == "4"

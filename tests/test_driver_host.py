@@ -82,3 +82,17 @@ async def test_analysis_of_the_search_bot_streams_infos() -> None:
                     break
         assert analysis.bestmove is not None
         assert game.parse_action(analysis.bestmove) in game.legal()
+
+
+async def test_tei_v1_engines_get_size_and_komi_in_teinewgame() -> None:
+    transcript = Transcript()
+    rules = {"size": "6", "halfkomi": "4"}
+    async with open_engine([*HOST, "--tei-v1"], transcript=transcript) as engine:
+        assert engine.sizes is not None and 6 in engine.sizes.sizes
+        await engine.new_game("tak", rules)
+        game = new_game("tak", rules)
+        result = await engine.play(game, Limits(movetime=50), deadline=trio.current_time() + 5)
+        assert result.action in game.legal()
+    lines = sent(transcript)
+    assert "teinewgame size 6 halfkomi 4" in lines
+    assert not any(line.startswith("setoption name HalfKomi") for line in lines)
