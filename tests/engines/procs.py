@@ -51,8 +51,9 @@ def group_members(pgid: int) -> list[int]:
 
 
 def fake_processes() -> list[int]:
-    """Live processes running the fake engine (none may survive a test)."""
+    """Live fake engines started by this process (none may survive a test)."""
     found = []
+    me = str(os.getpid())
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -60,6 +61,10 @@ def fake_processes() -> list[int]:
             cmdline = (entry / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if FAKE.encode() in cmdline and alive(int(entry.name)):
+        try:
+            parent = (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+        except (OSError, IndexError):
+            continue
+        if FAKE.encode() in cmdline and parent == me and alive(int(entry.name)):
             found.append(int(entry.name))
     return found
