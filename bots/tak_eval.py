@@ -50,7 +50,10 @@ class EvalTables:
             edge = 1.0 - dist / (2 * centre) if centre else 1.0
             self.flat_pst.append(round(8 * edge))
             self.cap_pst.append(round(CAP * edge))
-        self.rank_masks = [((1 << n) - 1) << (r * n) for r in range(n)]
+        #: the flat bonuses as bit planes: sum = sum(popcount(bits & plane[k]) << k)
+        self.flat_planes = [
+            sum(1 << sq for sq, v in enumerate(self.flat_pst) if v >> k & 1) for k in range(4)
+        ]
         self.span_bonus = [round(140 * (s / n) ** 3) if s < n else 0 for s in range(n + 1)]
 
 
@@ -87,22 +90,49 @@ def win_squares(t: SizeTables, bits: int, empty: int) -> int:
     n = t.size
     if bits.bit_count() < n - 1:
         return 0
+    row_first = t.row_first
+    col_first = t.col_first
+    # a road along the files needs a piece on every rank, and one across the ranks a
+    # piece on every file: one placement can fill at most one gap
+    files = 0
+    x = bits
+    while x:
+        files |= x & row_first
+        x >>= n
+    ranks = 0
+    x = bits
+    for _ in range(n):
+        ranks |= x & col_first
+        x >>= 1
+    gaps = col_first & ~ranks
+    if not gaps:
+        ns = empty
+    elif gaps & (gaps - 1):
+        ns = 0
+    else:
+        ns = empty & row_first * gaps
+    gaps = row_first & ~files
+    if not gaps:
+        ew = empty
+    elif gaps & (gaps - 1):
+        ew = 0
+    else:
+        ew = empty & col_first * gaps
+    if not ns | ew:
+        return 0
     nf = t.not_col_first
     nl = t.not_col_last
-    full = t.full
     out = 0
-    for first, last in ((t.row_first, t.row_last), (t.col_first, t.col_last)):
-        if not (bits | empty) & first or not (bits | empty) & last:
+    for cand, first, last in ((ns, row_first, t.row_last), (ew, col_first, t.col_last)):
+        if not cand:
             continue
         a = _flood(t, bits, first)
-        near_a = first | ((a << n) | (a >> n) | ((a << 1) & nf) | ((a >> 1) & nl))
-        cand = empty & near_a
+        cand &= first | ((a << n) | (a >> n) | ((a << 1) & nf) | ((a >> 1) & nl))
         if not cand:
             continue
         b = _flood(t, bits, last)
-        near_b = last | ((b << n) | (b >> n) | ((b << 1) & nf) | ((b >> 1) & nl))
-        out |= cand & near_b
-    return out & full
+        out |= cand & (last | ((b << n) | (b >> n) | ((b << 1) & nf) | ((b >> 1) & nl)))
+    return out
 
 
 def _groups_score(t: SizeTables, et: EvalTables, bits: int) -> int:
@@ -112,12 +142,11 @@ def _groups_score(t: SizeTables, et: EvalTables, bits: int) -> int:
     col_first = t.col_first
     bonus = et.span_bonus
     total = 0
-    rest = bits
+    # pieces without a neighbour of their colour span 1 and score nothing
+    rest = bits & neighbours(t, bits)
     while rest:
         group = _flood(t, rest, rest & -rest)
         rest ^= group
-        if not group & (group - 1):
-            continue  # a lone piece spans 1
         files = 0
         x = group
         while x:
@@ -164,17 +193,8 @@ def static(board: Board, their_wins: int) -> int:
     b_flats = black & ~standing
     score = FLAT * (w_flats.bit_count() - b_flats.bit_count()) - 50 * board.half_komi
     # placement
-    pst = et.flat_pst
-    x = w_flats
-    while x:
-        low = x & -x
-        score += pst[low.bit_length() - 1]
-        x ^= low
-    x = b_flats
-    while x:
-        low = x & -x
-        score -= pst[low.bit_length() - 1]
-        x ^= low
+    for k, plane in enumerate(et.flat_planes):
+        score += ((w_flats & plane).bit_count() - (b_flats & plane).bit_count()) << k
     cap_pst = et.cap_pst
     x = caps
     while x:
@@ -193,10 +213,8 @@ def static(board: Board, their_wins: int) -> int:
             score -= WALL + WALL_BLOCK * (near & w_road).bit_count()
         x ^= low
     # stacks: reserves and captives
-    heights = board.heights
     colors = board.colors
-    for sq in range(t.squares):
-        h = heights[sq]
+    for sq, h in enumerate(board.heights):
         if h < 2:
             continue
         below = colors[sq] & ((1 << (h - 1)) - 1)
