@@ -31,6 +31,9 @@ ENGINE_KEYS = (
     "options",
 )
 
+#: the clock of an engine given no tc=, st=, nodes= or depth=
+DEFAULT_TC = "10+0.1"
+
 #: match settings and their defaults
 DEFAULTS: dict[str, Any] = {
     "game": "tak",
@@ -96,9 +99,10 @@ def merge_engine(each: Mapping[str, Any], own: Mapping[str, Any]) -> dict[str, A
 def engine_spec(entry: Mapping[str, Any], game: str, number: int) -> EngineSpec:
     """An EngineSpec from one merged engine entry; MatchError naming the entry if bad."""
     label = entry.get("name") or entry.get("bot") or f"engine {number}"
+    limited = any(entry.get(key) is not None for key in ("tc", "st", "nodes", "depth"))
     try:
         control = TimeControl.from_settings(
-            tc=_text(entry.get("tc")),
+            tc=_text(entry.get("tc")) if limited else DEFAULT_TC,
             st=_text(entry.get("st")),
             nodes=_text(entry.get("nodes")),
             depth=_text(entry.get("depth")),
@@ -106,6 +110,8 @@ def engine_spec(entry: Mapping[str, Any], game: str, number: int) -> EngineSpec:
         )
     except TimeControlError as exc:
         raise MatchError(f"engine {label!r}: {exc}") from None
+    if not control.timed and control.nodes is None and control.depth is None:
+        raise MatchError(f"engine {label!r} has no limit: give tc=, st=, nodes= or depth=")
     options = tuple((str(k), _text(v) or "") for k, v in dict(entry.get("options") or {}).items())
     extra = entry.get("arg") or []
     if isinstance(extra, str):

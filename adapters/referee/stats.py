@@ -217,6 +217,7 @@ def format_elo(interval: tuple[float, float, float] | None) -> str:
     if interval is None:
         return "-"
     elo, low, high = interval
+    elo = 0.0 if abs(elo) < 0.05 else elo  # no "-0.0"
     if math.isinf(elo):
         return "+inf" if elo > 0 else "-inf"
     if math.isinf(low) or math.isinf(high):

@@ -13,7 +13,8 @@ request from a given ply on.
   --mode nokomi     like good, but declares no HalfKomi option
 
 --at PLY: misbehave only when the game has at least PLY plies (default 0);
---delay S: think S seconds before each answer (honours stop); --seed N.
+--delay S: think S seconds before each answer (honours stop); --seed N; --tag WORD
+(ignored: lets a test find its processes).
 """
 
 from __future__ import annotations
@@ -142,6 +143,7 @@ def main() -> None:
     parser.add_argument("--at", type=int, default=0)
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tag", default="", help="ignored; marks the process for tests")
     Engine(parser.parse_args()).run()
     time.sleep(0)
 

@@ -1,0 +1,235 @@
+"""`tei match` as a command: Ctrl-C, resume, config files, Traxit seats and teams."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from referee_support import ENGINE, play, refbot, settings
+
+from adapters.referee.openings import read_records
+
+
+def referee(*args: str) -> list[str]:
+    return [sys.executable, "-m", "tei", "match", *args]
+
+
+def engine_cmd(tmp_path: Path, *extra: str) -> str:
+    return f"cmd={sys.executable} {ENGINE} --tag {tmp_path} " + " ".join(extra)
+
+
+def leftover(tmp_path: Path) -> list[int]:
+    """Engine processes of this test still alive (their command line holds tmp_path)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if str(tmp_path) in cmdline and ENGINE in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def state_games(path: Path) -> list[int]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if data.get("kind") == "game":
+            out.append(data["index"])
+    return out
+
+
+def start_slow_match(tmp_path: Path, games: int) -> tuple[subprocess.Popen[str], Path, Path]:
+    out, state = tmp_path / "games.ptn", tmp_path / "games.ptn.state"
+    proc = subprocess.Popen(
+        referee(
+            "--size",
+            "4",
+            "--engine",
+            engine_cmd(tmp_path, "--delay", "0.04"),
+            "name=a",
+            "--engine",
+            engine_cmd(tmp_path, "--delay", "0.04", "--seed", "5"),
+            "name=b",
+            "--games",
+            str(games),
+            "--concurrency",
+            "2",
+            "--ptnout",
+            str(out),
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not state_games(state):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "no game finished in time"
+        time.sleep(0.05)
+    return proc, out, state
+
+
+def check_records(out: Path, state: Path) -> list[str]:
+    """Every finished game is in the record file exactly once, in schedule order."""
+    rounds = [r.tags["Round"] for r in read_records(out.read_text())]
+    finished = state_games(state)
+    assert sorted(Counter(finished)) == sorted(finished)  # no game finished twice
+    assert len(rounds) == len(finished)
+    numbers = [int(r.split(".")[1]) for r in rounds]
+    assert numbers == sorted(numbers)
+    assert sorted(n - 1 for n in numbers) == sorted(finished)
+    return rounds
+
+
+def test_first_ctrl_c_finishes_running_games_then_resume_completes(tmp_path: Path) -> None:
+    proc, out, state = start_slow_match(tmp_path, games=6)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "finishing the running games" in stdout
+    assert f"--resume {state}" in stdout
+    first = check_records(out, state)
+    assert 1 <= len(first) < 6
+    assert leftover(tmp_path) == []
+    done = subprocess.run(
+        referee("--resume", str(state)), capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert check_records(out, state) == [f"1.{i}" for i in range(1, 7)]
+    assert leftover(tmp_path) == []
+
+
+def test_second_ctrl_c_stops_at_once_and_keeps_finished_records(tmp_path: Path) -> None:
+    proc, out, state = start_slow_match(tmp_path, games=40)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130, stderr
+    assert "Stopping now" in stdout
+    rounds = check_records(out, state)
+    assert 1 <= len(rounds) < 40
+    assert leftover(tmp_path) == []
+
+
+def test_config_file_each_and_engine_options(tmp_path: Path) -> None:
+    log, summary = tmp_path / "traffic.log", tmp_path / "summary.json"
+    config = tmp_path / "match.json"
+    config.write_text(
+        json.dumps(
+            {
+                "game": "tak",
+                "size": 4,
+                "komi": 1.5,
+                "games": 2,
+                "engines": [
+                    {"cmd": [sys.executable, ENGINE], "name": "x", "options": {"Hash": 32}},
+                    {"cmd": f"{sys.executable} {ENGINE} --mode info", "name": "y"},
+                ],
+                "each": {"tc": "10+0.1"},
+            }
+        )
+    )
+    done = subprocess.run(
+        referee(
+            "--config",
+            str(config),
+            "--log",
+            str(log),
+            "--json",
+            str(summary),
+            "--each",
+            "margin=100",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    traffic = log.read_text()
+    assert "x > setoption name Hash value 32" in traffic
+    assert "y > setoption name HalfKomi value 3" in traffic
+    assert "> teinewgame 4" in traffic
+    data = json.loads(summary.read_text())
+    assert data["status"] == "finished" and data["games_done"] == 2
+    assert data["engines"][0]["clock"] == "0:10 +0.1"
+    assert data["pairs"][0]["engines"] == ["x", "y"]
+    assert sum(data["pairs"][0]["pentanomial"]) == 1
+    assert "Elo" in done.stdout and "LOS" in done.stdout and "Ptnml(0-2)" in done.stdout
+
+
+def test_bad_settings_are_reported_not_raised(tmp_path: Path) -> None:
+    cases = [
+        (["--engine", "cmd=true", "--engine", "cmd=true", "tc=fast"], "tc"),
+        (["--engine", "cmd=true", "colour=red", "--engine", "cmd=true"], "colour"),
+        (["--engine", f"cmd={tmp_path}/missing", "--engine", "bot=random"], "missing"),
+        (["--resume", str(tmp_path / "none.state")], "none.state"),
+        (["--engine", "bot=random", "--engine", "bot=random", "--sprt", "elo0=5"], "elo1"),
+    ]
+    for args, word in cases:
+        done = subprocess.run(referee(*args), capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2, (args, done.stderr)
+        assert word in done.stderr and "Traceback" not in done.stderr
+
+
+def test_help_lists_the_options() -> None:
+    done = subprocess.run(referee("--help"), capture_output=True, text=True, timeout=30)
+    for word in ("--engine", "--each", "--sprt", "--resume", "--ptnout", "tc=BASE+INC"):
+        assert word in done.stdout
+
+
+async def test_traxit_with_three_engines_rotates_every_seat(tmp_path: Path) -> None:
+    out = tmp_path / "t.txt"
+    engines = [refbot("good", name="a"), refbot("good", name="b"), {"bot": "random"}]
+    progress = await play(
+        settings(engines, game="traxit", rules={"players": "3"}, games=3, records=str(out))
+    )
+    assert progress.status == "finished" and len(progress.finished) == 3
+    for engine in range(3):
+        assert sorted(g.seats.index(engine) for g in progress.finished.values()) == [0, 1, 2]
+    found = read_records(out.read_text())
+    assert [r.tags["Player3"] for r in found] == ["random", "b", "a"]
+    assert all(r.moves and r.moves[0].startswith("@") for r in found)
+
+
+async def test_traxit_four_engines_and_teams(tmp_path: Path) -> None:
+    engines = [refbot("good", "--seed", str(i), name=f"p{i}") for i in range(4)]
+    progress = await play(settings(engines, game="traxit", rules={"players": "4"}, games=4))
+    assert len(progress.finished) == 4
+    teams = await play(settings(engines, game="traxit", rules={"teams": "true"}, games=2))
+    for game in teams.finished.values():
+        assert game.termination == "normal"
+        assert set(game.winners) in ({0, 2}, {1, 3}, {0, 1, 2, 3})
+
+
+async def test_a_faulty_engine_loses_for_its_team(tmp_path: Path) -> None:
+    engines = [refbot("good", name=f"p{i}") for i in range(3)] + [refbot("crash", "--at", "9")]
+    progress = await play(settings(engines, game="traxit", rules={"teams": "true"}, games=2))
+    for game in progress.finished.values():
+        seat = game.seats.index(3)
+        assert game.termination == "crashed"
+        assert set(game.winners) == {s for s in range(4) if s % 2 != seat % 2}
+
+
+def test_no_arguments_plays_a_short_bot_match() -> None:
+    env = {**os.environ}
+    done = subprocess.run(referee(), capture_output=True, text=True, timeout=110, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "Games: 4 of 4 (finished)" in done.stdout
+    assert "Ptnml(0-2)" in done.stdout
