@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bots.base import Limits
 from tei.driver_options import (
@@ -167,3 +169,23 @@ def test_transcript_lines_round_trip_and_marks() -> None:
     assert len(entries) == 4
     with pytest.raises(ValueError, match="not a transcript line"):
         TranscriptEntry.parse("hello")
+
+
+@given(
+    st.lists(st.text(alphabet="ab \r\n\t\xe9", max_size=12), max_size=8),
+    st.lists(st.integers(min_value=1, max_value=7), min_size=1, max_size=8),
+)
+def test_line_splitting_does_not_depend_on_chunking(texts: list[str], cuts: list[int]) -> None:
+    data = "\n".join(texts).encode("utf-8")
+    whole = LineSplitter()
+    expected = whole.feed(data) + whole.flush()
+    pieces = LineSplitter()
+    got: list[str] = []
+    position, turn = 0, 0
+    while position < len(data):
+        size = cuts[turn % len(cuts)]
+        got += pieces.feed(data[position : position + size])
+        position, turn = position + size, turn + 1
+    got += pieces.flush()
+    assert got == expected
+    assert all("\n" not in line for line in got)
