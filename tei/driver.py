@@ -193,7 +193,8 @@ class Engine:
             if scope.cancelled_caught:
                 raise EngineStalled(self.name, waiting_for, timeout)
         if line is None:
-            code = await self._process.exit_code(1.0)
+            with trio.CancelScope(shield=True):  # bounded; an outer deadline must not
+                code = await self._process.exit_code(1.0)  # turn an exit into a stall
             raise EngineTerminated(
                 self.name, code, f"waiting for {waiting_for}", self._process.stderr
             )
@@ -375,11 +376,12 @@ class Engine:
             line, message = await self._next("bestmove")
             if isinstance(message, Info):
                 infos.append(message)
-            elif (
-                isinstance(message, BestMove)
-                or (message is None and line.split()[:1] == ["bestmove"])
-            ) and not self.searching:
-                return line, message if isinstance(message, BestMove) else None
+            elif isinstance(message, BestMove) or (
+                message is None and line.split()[:1] == ["bestmove"]
+            ):
+                if not self.searching:
+                    return line, message if isinstance(message, BestMove) else None
+                infos.clear()  # the end of an abandoned search: its infos are not ours
 
     def _check_move(self, game: Game[Any], line: str, best: BestMove | None) -> tuple[Any, str]:
         if best is None:

@@ -163,3 +163,17 @@ async def test_rules_the_engine_cannot_play_are_refused_up_front(
         assert caught.value.name == refused
         assert [e for e in transcript.since(mark) if e.direction == TO_ENGINE] == []
         assert alive(engine.pid)
+
+
+async def test_a_late_answer_to_an_abandoned_search_is_not_taken_for_the_next() -> None:
+    async with open_engine(fake("late", "--delay", "0.4")) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        first = one_move_game()
+        with pytest.raises(EngineTimeout):
+            await engine.play(first, CLOCK, deadline=trio.current_time() + 0.1, grace=0.1)
+        assert engine.searching
+        second = PlaceGame(5)
+        second.play("a1")
+        result = await engine.play(second, CLOCK, deadline=trio.current_time() + 5)
+        assert result.text == "b1"
+        assert [info.pv for info in result.infos] == [("b1",)]

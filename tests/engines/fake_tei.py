@@ -17,6 +17,7 @@ the tests' toy game). `--mode` picks how it misbehaves:
   empty-bestmove answers a bare `bestmove`
   garbage       writes junk lines (and malformed info) around a good answer
   ignore-stop   keeps searching after stop in infinite mode (answers only at quit)
+  late          takes --delay seconds per move whatever comes (stop is ignored)
   ignore-quit   does not exit on quit (nor on SIGTERM with --ignore-sigterm)
   strict        exits with code 101 on what Tiltak cannot take: bare go, go depth,
                 an undeclared or wrongly-cased option, an F prefix
@@ -163,6 +164,12 @@ class Fake:
 
     def think(self, infinite: bool, movetime: float | None) -> None:
         if self.mode == "silent":
+            return
+        move = self.answer()  # decided for the position of this go
+        if self.mode == "late":
+            time.sleep(self.args.delay)
+            out(f"info depth 1 score cp 1 pv {move}")
+            out(f"bestmove {move}")
             return
         delay = self.args.delay
         if movetime is not None:
