@@ -40,6 +40,64 @@ MIDDLE_GAMES = [
 ]
 
 
+# middle games with tall stacks, walls, capstones and crushes, with counts published
+# for other Tak move generators: (TPS, depth, leaves)
+PUBLISHED = [
+    (
+        "x,2,2,22S,2,111S/21S,22C,112,x,1112S,11S/x,2,112212,2,2S,2/x,2,121122,x,1112,211/"
+        "21C,x,1,2S,21S,x/2S,x,212,1S,12S,1S 1 33",
+        2,
+        17322,
+    ),
+    (
+        "x2,2,22,2C,1/21221S,1112,x,2211,1,2/x2,111S,x,11S,12S/11S,1S,2S,2,12S,1211C/"
+        "x,12S,2,122S,x,212S/12,x2,1S,22222S,21121 2 31",
+        2,
+        11169,
+    ),
+    (
+        "2,x,2,111S,2,12/2,122S,2122,1S,x,1/x,111,1,11S,x2/21122112C,x,212S,2S,2,1212S/"
+        "1,112S,21221S,2S,x2/21,222,x,12S,x2 2 30",
+        2,
+        15300,
+    ),
+    (
+        "1,x2,22S,1,x2/1,2S,122,1S,1,12,22/2,1,x,2,1221C,11S,21/x,1211S,221,1,12122S,121,1/"
+        "2,122C,212111,1S,22,12,1/2S,2,x,12122,2,21,2S/x2,1S,1,2,1,2 2 41",
+        2,
+        43807,
+    ),
+    (
+        "1,1,x5/x,12,1S,111,2S,211,2/12S,2,1C,21212S,212,21,2C/x,211S,122,2221,21,22,1/"
+        "x,1,221,12,1,1,1112S/x,1,12222S,2,222,112121S,122/1,x,1,x,2,12,11S 2 41",
+        2,
+        63284,
+    ),
+    (
+        "2S,1S,2S,1S,2S,1S,2S,1S/1S,2S,1S,2S,1S,2S,1S,2S/2S,1S,2S,1S,2S,1S,2S,1S/"
+        "1S,2S,1S,111222111C,x,2S,1S,2S/2S,1S,2S,x,222111222C,1S,2S,1S/"
+        "1S,2S,1S,2S,1S,2S,1S,2S/2S,1S,2S,1S,2S,1S,2S,1S/1S,2S,1S,2S,1S,2S,1S,2S 2 40",
+        3,
+        11632,
+    ),
+    (
+        "x,1,1,1S,1S,1S,1S,1S/1,x,1,1,2S,2S,1C,1S/1,1,x,1,1,2C,2S,1S/1S,1,1,x,1,1,2S,1S/"
+        "1S,2S,1,1,x,1,1,1S/1S,2S,2C,1,1,x,1,1/1S,1C,2S,2S,1,1,x,1/1S,1S,1S,1S,1S,1,1,x 2 50",
+        2,
+        3400,
+    ),
+    ("x3/x,111222111222111222,x/x3 2 10", 4, 13272),
+    ("x5/x5/2S,211C,2C,212S,x/x5/x5 1 7", 2, 3314),
+    ("x6/x4,1S,x/x2,21111S,1C,22122C,x/x6/x6/x6 2 11", 2, 11683),
+    ("x7/1C,1112S,x,112211C,2S,2C,1S/x7/x3,222C,x3/x3,2S,x3/x3,1S,x3/x7 1 10", 2, 14248),
+]
+
+
+@pytest.mark.parametrize(("tps", "depth", "leaves"), PUBLISHED)
+def test_published_middle_game_counts(tps: str, depth: int, leaves: int) -> None:
+    assert TakGame.from_position_string(tps).perft(depth) == leaves
+
+
 @pytest.mark.parametrize(("size", "counts"), START_COUNTS)
 def test_start_position_counts(size: int, counts: list[int]) -> None:
     game = TakGame.new({"size": str(size)})
