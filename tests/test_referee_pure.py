@@ -11,6 +11,8 @@ from statistics import NormalDist
 import pytest
 
 from adapters.referee.clock import Clock, TimeControl, TimeControlError, go_limits
+from adapters.referee.config import build_config, engine_spec, merge_engine, parse_engine_words
+from adapters.referee.engines import MatchError
 from adapters.referee.openings import (
     OpeningError,
     load_book,
@@ -358,3 +360,46 @@ def test_bad_state_file_is_named(tmp_path: Path) -> None:
     path.write_text("[]\n")
     with pytest.raises(ValueError, match=r"x\.json"):
         read_state(path)
+
+
+# ---- settings ----------------------------------------------------------------------------
+
+
+def test_engine_words_each_and_defaults() -> None:
+    own = parse_engine_words(["cmd=./bot --fast", "option.Hash=64", "arg=-v", "tc=5+0.1"])
+    assert own == {"cmd": "./bot --fast", "options": {"Hash": "64"}, "arg": ["-v"], "tc": "5+0.1"}
+    merged = merge_engine({"options": {"Hash": "16", "Threads": "2"}, "st": "1"}, own)
+    assert merged["options"] == {"Hash": "64", "Threads": "2"} and merged["st"] == "1"
+    spec = engine_spec(merged, "tak", 1)
+    assert spec.argv == ("./bot", "--fast", "-v") and spec.name == "bot"
+    assert spec.control.base_ms == 5000 and spec.control.movetime_ms == 1000
+    bot = engine_spec({"bot": "random"}, "trike", 2)
+    assert bot.argv[-3:] == ("trike", "--bot", "random") and bot.name == "random"
+    assert bot.control.describe() == "0:10 +0.1"  # the default clock
+
+
+@pytest.mark.parametrize(
+    ("entry", "word"),
+    [
+        ({"name": "x"}, "cmd="),
+        ({"cmd": "a", "bot": "random"}, "not both"),
+        ({"cmd": "a", "tc": "inf"}, "no limit"),
+        ({"cmd": "a", "depth": "-1"}, "depth"),
+    ],
+)
+def test_bad_engine_entries_are_named(entry: dict[str, str], word: str) -> None:
+    with pytest.raises(MatchError, match=word):
+        engine_spec(entry, "tak", 1)
+
+
+def test_build_config_names_duplicates_and_checks_counts() -> None:
+    config = build_config({"engines": [{"bot": "random"}, {"bot": "random"}], "games": 4})
+    assert [e.name for e in config.engines] == ["random#1", "random#2"]
+    with pytest.raises(MatchError, match="at least 2"):
+        build_config({"engines": [{"bot": "random"}]})
+    with pytest.raises(MatchError, match="unknown engine key"):
+        parse_engine_words(["colour=red"])
+    teams = build_config(
+        {"game": "traxit", "rules": {"teams": "true"}, "engines": [{"bot": "random"}] * 4}
+    )
+    assert teams.rules["players"] == "4"
