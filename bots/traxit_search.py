@@ -1,12 +1,13 @@
-"""TraxitSearchBot: iterative-deepening max-n search over every kind of Traxit action.
+"""TraxitSearchBot: iterative-deepening search over every kind of Traxit action.
 
 Every seat is assumed to pick the action best for itself (its own points against the best
-rival's, or its team's against the other team's). The chooser's tile choice, the mover's
-move and the TRAXIT relocation are all nodes of the same tree, so one search plays setup,
-choosing, moving and relocating. Limits: `depth` (plies), `nodes`, the acting seat's clock
-or `movetime`; `infinite` searches until `stop`; with no limit at all the bot thinks for
-`DefaultMs` milliseconds. After each finished depth it reports depth, score (points),
-nodes, nps, time and the principal variation.
+rival's, or its team's against the other team's): max-n for 3 or 4 players, alpha-beta
+when two sides play (2 players, or teams); see bots/traxit_searcher.py. The chooser's tile
+choice, the mover's move and the TRAXIT relocation are all nodes of the same tree, so one
+search plays setup, choosing, moving and relocating. Limits: `depth` (plies), `nodes`, the
+acting seat's clock or `movetime`; `infinite` searches until `stop`; with no limit at all
+the bot thinks for `DefaultMs` milliseconds. After each finished depth it reports depth,
+score (points), nodes, nps, time and the principal variation.
 """
 
 from __future__ import annotations
@@ -16,87 +17,14 @@ import time
 from typing import Any, ClassVar
 
 from bots.base import Bot, BotOption, Info, Limits, Report
-from bots.traxit_eval import evaluate
+from bots.traxit_searcher import SearchAborted, make_searcher
 from rules.game import Game
-from rules.traxit.actions import Action
 from rules.traxit.game import TraxitGame
-from rules.traxit.state import END, Layout, State, actor, apply_unchecked, legal
+from rules.traxit.state import Layout, State, actor, legal
 
 MAX_DEPTH = 32
-#: memo entries kept per iteration: enough for the depths reached, cheap to free
-MEMO_LIMIT = 60_000
 #: share of the time budget the search may use (the rest covers freeing memory and I/O)
 BUDGET_SHARE = 0.85
-
-
-class SearchAborted(Exception):
-    """Time, node limit or stop reached inside an iteration."""
-
-
-class Searcher:
-    """Depth-limited max-n search with a per-iteration memo."""
-
-    def __init__(self, layout: Layout, deadline: float, node_limit: int, stop: threading.Event):
-        self.layout = layout
-        self.deadline = deadline
-        self.node_limit = node_limit
-        self.stop = stop
-        self.nodes = 0
-        self.memo: dict[tuple[State, int], tuple[list[float], Action | None]] = {}
-
-    def _check(self) -> None:
-        if self.stop.is_set() or time.monotonic() > self.deadline:
-            raise SearchAborted
-        if self.node_limit and self.nodes >= self.node_limit:
-            raise SearchAborted
-
-    def value(self, st: State, depth: int) -> tuple[list[float], Action | None]:
-        """Utility vector of `st` searched `depth` plies deep, and the best action."""
-        self.nodes += 1
-        if self.nodes & 127 == 0:
-            self._check()
-        layout = self.layout
-        if depth == 0 or st.phase == END:
-            return evaluate(layout, st), None
-        key = (st, depth)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
-        seat = actor(layout, st)
-        best: list[float] | None = None
-        best_action: Action | None = None
-        for action in legal(layout, st):
-            child = apply_unchecked(layout, st, action)
-            values, _ = self.value(child, depth - 1)
-            if best is None or values[seat] > best[seat]:
-                best, best_action = values, action
-        assert best is not None
-        if len(self.memo) < MEMO_LIMIT:
-            self.memo[key] = (best, best_action)
-        return best, best_action
-
-    def root(self, st: State, depth: int, order: list[Action]) -> tuple[list[float], Action]:
-        layout = self.layout
-        seat = actor(layout, st)
-        best: list[float] | None = None
-        best_action = order[0]
-        for action in order:
-            values, _ = self.value(apply_unchecked(layout, st, action), depth - 1)
-            if best is None or values[seat] > best[seat]:
-                best, best_action = values, action
-        assert best is not None
-        return best, best_action
-
-    def pv(self, st: State, first: Action, depth: int) -> list[Action]:
-        line = [first]
-        st = apply_unchecked(self.layout, st, first)
-        for d in range(depth - 1, 0, -1):
-            hit = self.memo.get((st, d))
-            if hit is None or hit[1] is None:
-                break
-            line.append(hit[1])
-            st = apply_unchecked(self.layout, st, hit[1])
-        return line
 
 
 class TraxitSearchBot(Bot):
@@ -116,7 +44,7 @@ class TraxitSearchBot(Bot):
         started = time.monotonic()
         budget = self._budget(game, limits)
         deadline = started + budget * BUDGET_SHARE / 1000 if budget is not None else float("inf")
-        searcher = Searcher(layout, deadline, limits.nodes or 0, stop)
+        searcher = make_searcher(layout, deadline, limits.nodes or 0, stop)
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         best = actions[0]
         order = list(actions)
@@ -124,7 +52,7 @@ class TraxitSearchBot(Bot):
         for depth in range(1, max_depth + 1):
             if len(actions) == 1 and depth > 1:
                 break
-            searcher.memo.clear()
+            searcher.start_iteration()
             try:
                 values, move = searcher.root(st, depth, order)
             except SearchAborted:

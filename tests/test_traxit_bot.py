@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bots.base import Info, Limits
 from bots.registry import make_bot
+from bots.traxit_searcher import AlphaBetaSearcher, MaxNSearcher
 from rules.traxit.game import TraxitGame
+from rules.traxit.state import legal
 
 POSITIONS = {
     "setup": "TX 8/8/2x2x2/8/8/2x2x2/8/8 R@S,G@N R:place 1.1 ffff,ffff 0,0 00",
@@ -77,3 +82,24 @@ def test_arena_script_plays_a_short_game() -> None:
         timeout=100,
     ).stdout
     assert "search" in out and "average points" in out
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([{}, {"players": "4", "teams": "true"}]), st.integers(0, 10**6))
+def test_alpha_beta_finds_the_max_n_value(options: dict[str, str], seed: int) -> None:
+    game = TraxitGame.new(options)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(0, 60)):
+        if game.result is None:
+            game.play(rng.choice(game.legal()))
+    if game.result is not None:
+        return
+    layout, state = game.layout, game.state
+    order = legal(layout, state)
+    for depth in (1, 2, 3):
+        args = (layout, float("inf"), 0, threading.Event())
+        full, _ = MaxNSearcher(*args).root(state, depth, list(order))
+        pruned = AlphaBetaSearcher(*args)
+        values, action = pruned.root(state, depth, list(order))
+        assert values == pytest.approx(full)
+        assert action in order
