@@ -5,6 +5,11 @@ of empty cells connected to the pawn. For every cell of that region the evaluati
 who would win if the pawn got trapped there: each occupied neighbour counts for its
 colour, and cells with fewer empty neighbours (whose outcome is nearly settled) weigh
 more. The sum, own minus opponent, is the score in hundredths of a checker.
+
+The side that just moved has put a checker next to up to six empty cells, so the raw sum
+leans towards it (by about 35 on random positions of sides 7 to 13). `TEMPO` gives that
+back to the side to move, so that odd and even search depths agree on the sign of a
+position, which is what the swap decision reads.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from collections.abc import Sequence
 
 #: weight of a region cell by its number of empty neighbours (0..6)
 CERTAINTY: tuple[int, ...] = (40, 30, 22, 16, 12, 10, 8)
+#: bonus of the side to move (see the module docstring)
+TEMPO = 35
 
 
 def region(board: bytearray, pawn: int, neighbours: Sequence[Sequence[int]]) -> list[int]:
@@ -33,7 +40,7 @@ def region(board: bytearray, pawn: int, neighbours: Sequence[Sequence[int]]) -> 
 
 def evaluate(board: bytearray, pawn: int, colour: int, neighbours: Sequence[Sequence[int]]) -> int:
     """Score of the position for `colour` (1 = X, 2 = O) to move, in centi-checkers."""
-    total = 0
+    total = TEMPO
     for cell in region(board, pawn, neighbours):
         own = other = empty = 0
         for n in neighbours[cell]:

@@ -9,7 +9,7 @@ import pytest
 
 from bots.base import Info, Limits
 from bots.registry import default_bot, make_bot
-from bots.trike_eval import evaluate, region
+from bots.trike_eval import TEMPO, evaluate, region
 from bots.trike_search import TrikeSearchBot
 from bots.trike_searcher import Searcher
 from rules.registry import new_game
@@ -163,7 +163,8 @@ def test_evaluation_region_and_symmetry() -> None:
     assert all(not game.board[c] for c in cells)
     flipped = bytearray(3 - v if v else 0 for v in game.board)
     own = evaluate(game.board, game.pawn, game.to_move, game.geo.neighbours)
-    assert own == -evaluate(game.board, game.pawn, 3 - game.to_move, game.geo.neighbours)
+    other = evaluate(game.board, game.pawn, 3 - game.to_move, game.geo.neighbours)
+    assert own + other == 2 * TEMPO
     assert own == evaluate(flipped, game.pawn, 3 - game.to_move, game.geo.neighbours)
 
 
