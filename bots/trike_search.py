@@ -94,7 +94,7 @@ class TrikeSearchBot(Bot):
         pv = tuple(names(m) for m in searcher.principal_variation(move, depth))
         return Info(
             depth=depth,
-            score_cp=max(-WIN, min(WIN, value)),
+            score_cp=None if solved else value,
             solved=solved,
             nodes=searcher.nodes,
             nps=int(searcher.nodes / elapsed),
