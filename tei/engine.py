@@ -17,6 +17,7 @@ from typing import IO, Any
 from bots import base
 from bots.base import Bot
 from tei.engine_state import (
+    Effect,
     Exit,
     HostConfig,
     HostSetupError,
@@ -141,21 +142,12 @@ class _Runner:
             except queue.Empty:
                 event = ("time",)
             now = time.monotonic()
-            match event:
-                case ("line", str(line)):
-                    self.log.write(">", line.rstrip("\r\n"))
-                    effects = state.on_line(line, now)
-                case ("eof",):
-                    effects = state.on_eof()
-                case ("info", int(search_id), info):
-                    effects = state.on_info(search_id, info, now)
-                case ("result", int(search_id), action, error):
-                    effects = state.on_result(search_id, action, error, now)
-                case _:
-                    effects = []
-            deadline = state.next_deadline()
-            if deadline is not None and now >= deadline:
-                effects = [*effects, *state.on_time(now)]
+            try:
+                effects = self._dispatch(event, now)
+            except Exception as exc:  # a safety net: the host keeps serving
+                effects = [Send(f"info string error: internal error: {exc!r}")]
+                if event[0] == "eof":
+                    effects.append(Exit())
             for effect in effects:
                 match effect:
                     case Send(line=text):
@@ -170,6 +162,25 @@ class _Runner:
                         self._finish_all()
                         return 0
             self._finish_stale()
+
+    def _dispatch(self, event: _Event, now: float) -> list[Effect]:
+        state = self.state
+        match event:
+            case ("line", str(line)):
+                self.log.write(">", line.rstrip("\r\n"))
+                effects = state.on_line(line, now)
+            case ("eof",):
+                effects = state.on_eof()
+            case ("info", int(search_id), info):
+                effects = state.on_info(search_id, info, now)
+            case ("result", int(search_id), action, error):
+                effects = state.on_result(search_id, action, error, now)
+            case _:
+                effects = []
+        deadline = state.next_deadline()
+        if deadline is not None and now >= deadline:
+            effects = [*effects, *state.on_time(now)]
+        return effects
 
     def _finish_stale(self) -> None:
         current = self.state.search.id if self.state.search is not None else None
