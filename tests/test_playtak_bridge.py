@@ -13,7 +13,13 @@ from adapters.playtak.bridge import Bridge
 from adapters.playtak.local_server import LocalServer
 from adapters.playtak.server_core import ServerSettings
 from rules.tak.ptn import PtnGame
-from tests.playtak_support.bridges import FLAKY, login_burst, make_bridge, serve_script
+from tests.playtak_support.bridges import (
+    FLAKY,
+    SEARCH_BOT,
+    login_burst,
+    make_bridge,
+    serve_script,
+)
 from tests.playtak_support.lines import LineClient
 
 RESULTS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2"}
@@ -75,6 +81,24 @@ async def test_two_bots_play_full_games(
     record = PtnGame.parse(seeker.finished[0][2].read_text())  # type: ignore[union-attr]
     assert record.tag("Clock") == "1:00 +2"
     assert {record.tag("Player1"), record.tag("Player2")} == {"alice", "bobby"}
+
+
+async def test_search_bot_against_random_bot(nursery: trio.Nursery, tmp_path: Path) -> None:
+    server = await start_server(nursery)
+    search = make_bridge(
+        url(server, "ws"),
+        SEARCH_BOT,
+        user="alice",
+        seek="4 20 1 A 2",
+        ptn_dir=tmp_path,
+        engine_options={"MaxDepth": "2"},
+    )
+    random_bot = make_bridge(url(server, "tcp"), user="bobby", accept_from="alice")
+    await play_both(search, random_bot)
+    assert search.finished[0][1] in RESULTS
+    check_records(server, search)
+    record = PtnGame.parse(search.finished[0][2].read_text())  # type: ignore[union-attr]
+    assert record.tag("Komi") == "1"
 
 
 async def test_protocol_0_takes_the_increment_from_the_seek(

@@ -121,3 +121,91 @@ async def test_two_command_line_bots_play_through_the_local_server(tmp_path: Pat
     assert record.tag("Result") == line.split()[2]
     log = (tmp_path / "alice.log").read_text()
     assert "logged in as alice" in log and "secret1" not in log
+
+
+def _processes_with(marker: str) -> list[int]:
+    """Pids of live processes whose command line mentions `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    from adapters.playtak.local_server import LocalServer
+    from tests.playtak_support.bridges import FLAKY
+    from tests.playtak_support.lines import LineClient
+
+    server = LocalServer()
+    await nursery.start(server.serve)
+    marker = str(tmp_path / "engine-of-this-test")
+    engine = " ".join([*FLAKY, "--marker", marker])
+    argv = [
+        *TEI,
+        "--engine",
+        engine,
+        "--server",
+        f"tcp://127.0.0.1:{server.tcp_port}",
+        "--guest-token",
+        "abcdefghijklmnopqrst",
+        "--seek",
+        "5 60 0 W",
+        "--games",
+        "1",
+        "--ptn-dir",
+        str(tmp_path),
+    ]
+    bobby = await LineClient.connect(server.tcp_port or 0)
+    await bobby.login("bobby")
+    with trio.fail_after(60):
+        first = await trio.lowlevel.open_process(argv, stderr=subprocess.DEVNULL)
+        try:
+            seek = (await bobby.expect("Seek new 1 Guest*"))[-1]
+            guest = seek.split()[3]
+            await bobby.send("Accept 1")
+            opening = (await bobby.expect("Game#1 P *"))[-1]
+            await bobby.send("Game#1 P " + ("E5" if "E5" not in opening else "A5"))
+            while len(server.core.games[1].moves) < 3:
+                await trio.sleep(0.01)
+            assert _processes_with(marker)
+            first.send_signal(15)
+            assert await first.wait() == 0
+        finally:
+            first.kill()
+        await bobby.expect(f"Message {guest} has disconnected*")
+        assert _processes_with(marker) == []  # the engine went with it
+        second = await trio.lowlevel.open_process(
+            argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+        try:
+            await bobby.expect(f"Message {guest} has reconnected.")
+            game = server.core.games[1]
+            reply = game.game.format_action(game.game.legal()[0])
+            await bobby.send("Game#1 " + _server_text(reply))
+            await bobby.expect("OK")
+            await bobby.expect("Game#1 *")  # the resumed bot answers
+            await bobby.send("Game#1 Resign")
+            assert await second.wait() == 0
+            assert second.stdout is not None
+            out = await second.stdout.receive_some(4096)
+        finally:
+            second.kill()
+    assert out.decode().startswith("game 1: 1-0")
+    assert _processes_with(marker) == []
+    record = PtnGame.parse(next(tmp_path.glob("*.ptn")).read_text())
+    assert len(record.moves) == len(server.core.finished[0].moves)
+
+
+def _server_text(ptn: str) -> str:
+    from adapters.playtak.notation import ptn_to_server
+
+    return ptn_to_server(ptn)

@@ -350,6 +350,8 @@ class Bridge:
         finally:
             if live.think_scope is scope:
                 live.think_scope = None
+        # the opponent may have answered while our move was still being sent
+        self._start_thinking(live)
 
     def _our_clock_ms(self, live: LiveGame) -> tuple[int, int]:
         """(our time, opponent's time) in ms now, before the move overhead."""

@@ -16,6 +16,7 @@ from adapters.playtak.session import Credentials, Session, SessionSettings
 from tests.playtak_support.lines import LineClient
 
 RANDOM_BOT = [sys.executable, "-m", "tei", "engine", "--game", "tak", "--bot", "random"]
+SEARCH_BOT = [*RANDOM_BOT[:-1], "search"]
 FLAKY = [sys.executable, str(Path(__file__).with_name("flaky_engine.py"))]
 
 
@@ -29,6 +30,7 @@ def make_bridge(
     games: int | None = 1,
     protocol: int = 2,
     login_timeout: float = 5.0,
+    engine_options: dict[str, str] | None = None,
     **settings: Any,
 ) -> Bridge:
     session = Session(
@@ -44,7 +46,7 @@ def make_bridge(
         ),
         Credentials(user, "secret1" if user else None),
     )
-    keeper = EngineKeeper(list(engine))
+    keeper = EngineKeeper(list(engine), options=engine_options)
     bridge_settings = BridgeSettings(
         seek=p.Seek.parse_spec(seek) if seek else None,
         accept_from=accept_from,
