@@ -364,6 +364,15 @@ def test_halfkomi_is_honoured(host: Callable[..., Host]) -> None:
     ]
     h.send("teinewgame size 3 halfkomi 4", "position tps 1,2,1/2,1,2/1,2,1 2 5", "go depth 1")
     assert h.expect("bestmove")[-2] == codes[2]
+    # every value 0..8 is taken and reaches the rules: 5 flats against 4 + komi
+    for halfkomi in range(9):
+        h.send(f"setoption name HalfKomi value {halfkomi}", "teinewgame 3")
+        h.send("position tps 1,2,1/2,1,2/1,2,1 2 5", "go movetime 100")
+        code = h.expect("bestmove")[-2].split("(")[-1].rstrip(")")
+        expected = game_class("tak").from_position_string(
+            "1,2,1/2,1,2/1,2,1 2 5", {"halfkomi": str(halfkomi)}
+        )
+        assert expected.result is not None and code == expected.result.code
     h.send("setoption name HalfKomi value 9")
     assert h.ping()[0].startswith("info string error: option 'HalfKomi' takes 0..8")
 
@@ -392,3 +401,16 @@ def test_traxit_variants_and_position_strings(host: Callable[..., Host]) -> None
     h.send("setoption name Players value 3", "teinewgame")
     lines = h.ping()
     assert lines[0].startswith("info string error: teinewgame:")
+
+
+def test_list_names_games_and_bots() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tei", "engine", "--list"],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert done.returncode == 0
+    for game in ("tak", "trike", "traxit"):
+        line = next(line for line in done.stdout.splitlines() if line.startswith(f"{game}:"))
+        assert "random" in line
