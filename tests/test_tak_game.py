@@ -247,3 +247,11 @@ def test_fast_board_for_bots() -> None:
         TakGame.new().play_code(1 << 6)  # no wall on the first ply
     quiet = TakGame.from_position_string("x3/x3/2,x,1 1 3").fast_board()
     assert quiet.winning_move() is None
+    # moving a wall away uncovers the flat that completes the road
+    uncover = TakGame.from_position_string("22S,2,2,2/1,x3/1,1,1,22/x,1S,x2 2 11")
+    code = uncover.fast_board().winning_move()
+    assert code is not None and uncover.move_of(code).ptn() == "a4-"
+    # a capstone placement completes a road when no stones are left
+    capped = TakGame.from_position_string("x5/x5/1,1,1,1,x/x5/2,2,2,2,x 1 9", {"flats": "4"})
+    code = capped.fast_board().winning_move()
+    assert code is not None and capped.move_of(code).ptn() == "Ce3"

@@ -169,6 +169,24 @@ def test_pieces_are_conserved(game: TakGame) -> None:
     assert sum(board.heights) == sum(on_board[0]) + sum(on_board[1])
 
 
+@FAST
+@given(games)
+def test_winning_move_finds_a_road_when_there_is_one(game: TakGame) -> None:
+    board = game.fast_board()
+    if board.result() is not None:
+        return
+    mover = board.turn
+    winners = []
+    for code in board.moves():
+        board.make(code)
+        if board.has_road(mover):
+            winners.append(code)
+        board.unmake(code)
+    found = board.winning_move()
+    assert (found is None) == (not winners)
+    assert found is None or found in winners
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet="abcdefghix12345678SCF+-<>*'!?\"{}[] ./,\n", max_size=40))
 def test_bad_text_raises_clear_errors(text: str) -> None:

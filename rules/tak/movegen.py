@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.tak.roads import road
+from rules.tak.roads import completions, road
+from rules.tak.tables import SLIDE_INFO
 
 if TYPE_CHECKING:
     from rules.tak.tables import SizeTables
+
+CAP_PLACEMENT = 2 << 6
 
 
 class MoveGenerator:
@@ -175,17 +178,60 @@ class MoveGenerator:
 
     # ---- search helpers --------------------------------------------------------------
     def winning_move(self) -> int | None:
-        """A move that wins by road for the side to move at once, or None."""
+        """A move that wins by road for the side to move at once, or None.
+
+        Placements are found from the road groups without making moves; slides are
+        tried only from stacks whose rays could complete a road.
+        """
         turn = self.turn
         if self.ply < 2:
             return None
         t = self.t
         mine = (self.black if turn else self.white) & ~self.walls
+        empty = t.full & ~(self.white | self.black)
+        if self.stones[turn] or self.capstones[turn]:
+            wins = completions(t, mine, empty)
+            if wins:
+                sq = (wins & -wins).bit_length() - 1
+                return sq if self.stones[turn] else sq | CAP_PLACEMENT
+        # A slide changes only its own square and the k squares it drops on: it can only
+        # complete a road where mine | source | those k squares hold one. shortest[sq, dir]
+        # is the smallest such k for the squares a slide can reach.
+        shortest: dict[int, int] = {}
+        own = self.black if turn else self.white
+        walls = self.walls
+        blockers = walls | self.caps
+        is_cap = self.caps
+        ray_len = t.ray_len
+        ray_prefix = t.ray_prefix
+        steps = t.steps
+        while own:
+            low = own & -own
+            own ^= low
+            sq = low.bit_length() - 1
+            base = mine | low
+            for direction in range(4):
+                prefix = ray_prefix[sq][direction]
+                reach = ray_len[sq][direction]
+                step = steps[direction]
+                for k in range(1, reach + 1):
+                    target = 1 << (sq + step * k)
+                    if target & blockers:
+                        # a capstone may end on the first wall; nothing passes a blocker
+                        reach = k if is_cap & low and walls & target else k - 1
+                        break
+                if reach and road(t, base | prefix[reach]):
+                    k = 1
+                    while not road(t, base | prefix[k]):
+                        k += 1
+                    shortest[sq << 2 | direction] = k
+        if not shortest:
+            return None
         for code in self.moves():
-            kind = (code >> 6) & 3
-            if kind == 1:
-                continue  # a wall never makes a road
-            if kind != 3 and not road(t, mine | 1 << (code & 63)):
+            if (code >> 6) & 3 != 3:
+                continue
+            need = shortest.get((code & 63) << 2 | (code >> 8) & 3)
+            if need is None or len(SLIDE_INFO[code >> 8][2]) < need:
                 continue
             self.make(code)
             won = road(t, (self.black if turn else self.white) & ~self.walls)

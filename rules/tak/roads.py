@@ -30,3 +30,74 @@ def road(t: SizeTables, bits: int) -> bool:
                 break
             front = grown
     return False
+
+
+def component(t: SizeTables, seed: int, bits: int) -> int:
+    """The squares of `bits` orthogonally connected to `seed` (a subset of `bits`)."""
+    n = t.size
+    not_first = t.not_col_first
+    not_last = t.not_col_last
+    front = seed
+    while True:
+        grown = (
+            front
+            | (front << n)
+            | (front >> n)
+            | ((front << 1) & not_first)
+            | ((front >> 1) & not_last)
+        ) & bits
+        if grown == front:
+            return front
+        front = grown
+
+
+def neighbours(t: SizeTables, bits: int) -> int:
+    """The squares orthogonally next to `bits` (not including `bits` itself)."""
+    n = t.size
+    return (
+        (
+            (bits << n)
+            | (bits >> n)
+            | ((bits << 1) & t.not_col_first)
+            | ((bits >> 1) & t.not_col_last)
+        )
+        & t.full
+        & ~bits
+    )
+
+
+def edge_flags(t: SizeTables, bits: int) -> int:
+    """Which edges `bits` touch: 1 first rank, 2 last rank, 4 file a, 8 last file."""
+    return (
+        (1 if bits & t.row_first else 0)
+        | (2 if bits & t.row_last else 0)
+        | (4 if bits & t.col_first else 0)
+        | (8 if bits & t.col_last else 0)
+    )
+
+
+def completions(t: SizeTables, bits: int, empty: int) -> int:
+    """The squares of `empty` where one more road piece would complete a road for `bits`."""
+    if bits.bit_count() + 1 < t.size:
+        return 0
+    groups: list[tuple[int, int]] = []  # (empty neighbours, edge flags) per group
+    rest = bits
+    candidates = 0
+    while rest:
+        group = component(t, rest & -rest, bits)
+        rest &= ~group
+        near = neighbours(t, group) & empty
+        if near:
+            groups.append((near, edge_flags(t, group)))
+            candidates |= near
+    found = 0
+    while candidates:
+        low = candidates & -candidates
+        candidates ^= low
+        flags = edge_flags(t, low)
+        for near, group_flags in groups:
+            if near & low:
+                flags |= group_flags
+        if flags & 3 == 3 or flags & 12 == 12:
+            found |= low
+    return found

@@ -87,15 +87,22 @@ class SizeTables:
         # rays: per square and direction, the mask of squares in that direction and its length
         self.ray_mask: list[tuple[int, int, int, int]] = []
         self.ray_len: list[tuple[int, int, int, int]] = []
+        #: ray_prefix[sq][dir][k]: the first k squares from sq in that direction
+        self.ray_prefix: list[list[list[int]]] = []
         for sq in range(n2):
             rank, file = divmod(sq, n)
             lens = (n - 1 - rank, rank, n - 1 - file, file)
             masks = []
+            prefixes = []
             for d in range(4):
                 mask = 0
+                prefix = [0]
                 for k in range(1, lens[d] + 1):
                     mask |= 1 << (sq + self.steps[d] * k)
+                    prefix.append(mask)
                 masks.append(mask)
+                prefixes.append(prefix)
+            self.ray_prefix.append(prefixes)
             self.ray_mask.append((masks[0], masks[1], masks[2], masks[3]))
             self.ray_len.append(lens)
         # slide lists sorted by count, so a carry limit is a prefix:
