@@ -390,7 +390,8 @@ def _parse_setoption(line: str, spans: list[re.Match[str]]) -> SetOption:
     if len(words) < 3 or words[1].lower() != "name":
         raise _error(line, "setoption needs 'name <name>'")
     lower = [w.lower() for w in words]
-    value_at = lower.index("value", 2) if "value" in lower[2:] else None
+    # the name has at least one word, so a name may start with the word "value"
+    value_at = lower.index("value", 3) if "value" in lower[3:] else None
     name_end = value_at if value_at is not None else len(words)
     name = line[spans[2].start() : spans[name_end - 1].end()] if name_end > 2 else ""
     if not name:

@@ -222,6 +222,7 @@ def test_setoption_names_and_values_with_spaces() -> None:
     )
     assert parse_gui_line("setoption Name halfkomi Value 2") == SetOption("halfkomi", "2")
     assert parse_gui_line("setoption name Log value") == SetOption("Log", "")
+    assert parse_gui_line("setoption name Value Mode value 3") == SetOption("Value Mode", "3")
 
 
 def test_option_names_with_spaces_and_empty_defaults() -> None:
@@ -304,7 +305,6 @@ def test_whitespace_and_carriage_returns_are_ignored() -> None:
         "setoption",
         "setoption HalfKomi 4",
         "setoption name",
-        "setoption name value 3",
         "teinewgame six",
         "teinewgame size",
         "teinewgame size six",
