@@ -218,7 +218,11 @@ async def test_garbage_from_the_server_is_ignored_and_survived(
     assert "tak.Game@557c7331" in caplog.text
 
 
-async def test_resume_waits_for_the_resumed_message_before_moving(nursery: trio.Nursery) -> None:
+@pytest.mark.parametrize("early", [False, True])
+async def test_resume_waits_for_the_resumed_message_before_moving(
+    nursery: trio.Nursery, early: bool
+) -> None:
+    """The replay may come after the welcome (as on playtak.com) or even before it."""
     events: list[str] = []
 
     async def script(conn: LineClient) -> None:

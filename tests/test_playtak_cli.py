@@ -7,9 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import trio
 
 from rules.tak.ptn import PtnGame
+from tei.cli import main
 
 TEI = [sys.executable, "-m", "tei", "playtak"]
 SERVER = [sys.executable, "-m", "adapters.playtak.local_server"]
@@ -49,7 +51,7 @@ def test_help_lists_every_option() -> None:
     assert "--ws-port" in server_help and "--reconnect-time" in server_help
 
 
-def test_bad_arguments_exit_2_with_a_message() -> None:
+def test_bad_arguments_exit_2_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
     for args, message in [
         ([], "give --seek SPEC or --accept-from NAME"),
         (["--seek", "5 180"], "at least 'size time increment'"),
@@ -58,9 +60,8 @@ def test_bad_arguments_exit_2_with_a_message() -> None:
         (["--seek", "5 180 10", "--bot", "nosuchbot"], "no bot 'nosuchbot'"),
         (["--seek", "5 180 10", "--guest-token", "Short"], "20 lower-case letters"),
     ]:
-        done = subprocess.run([*TEI, *args], capture_output=True, text=True)
-        assert done.returncode == 2, args
-        assert message in done.stderr, (args, done.stderr)
+        assert main(["playtak", *args]) == 2, args
+        assert message in capsys.readouterr().err, args
 
 
 async def test_two_command_line_bots_play_through_the_local_server(tmp_path: Path) -> None:

@@ -89,6 +89,7 @@ class Session:
         self.sent: deque[str] = deque(maxlen=8)
         self._transport: Transport | None = None
         self._settle_pending = False
+        self._early: list[p.ServerEvent] = []
 
     @property
     def connected(self) -> bool:
@@ -127,6 +128,9 @@ class Session:
                         delay = self.settings.backoff_start
                         self._transport = transport
                         await handler.connected(self.name or "")
+                        early, self._early = self._early, []
+                        for event in early:
+                            await handler.event(event)
                         await self._serve(transport, handler)
                 except BaseExceptionGroup as group:
                     raise first_leaf(group) from None
@@ -160,6 +164,7 @@ class Session:
 
     async def _login(self, transport: Transport) -> None:
         """Greeting, Protocol, Client, Login; SessionEnded when the server refuses."""
+        self._early = []
         with trio.fail_after(self.settings.login_timeout):
             while not isinstance(
                 await self._receive(transport, self.settings.dead_after), p.LoginPrompt
@@ -189,6 +194,8 @@ class Session:
                     raise SessionEnded(f"login as {self.credentials.user!r}: wrong password")
                 elif isinstance(event, p.Nok):
                     raise SessionEnded(f"login refused for {login!r} (name or password malformed)")
+                elif not isinstance(event, p.Unknown):
+                    self._early.append(event)  # e.g. a resumed game replayed before the welcome
             log.info("logged in as %s", self.name)
             self._settle_pending = True
             await transport.send_line(p.Ping().to_line())

@@ -80,15 +80,20 @@ async def serve_script(
 
 
 async def login_burst(
-    conn: LineClient, name: str = "Guest1", extra: Sequence[str] = ()
+    conn: LineClient,
+    name: str = "Guest1",
+    extra: Sequence[str] = (),
+    before_welcome: Sequence[str] = (),
 ) -> list[str]:
-    """Greet, read the login commands, welcome, send `extra` lines, answer the first PING
+    """Greet, read the login commands, send `before_welcome`, welcome, send `extra` lines, answer the first PING
     (the end of the burst); returns the client's lines read."""
     await conn.send("Welcome!")
     await conn.send("Login or Register")
     lines = await conn.expect("Login *")
     for _command in lines[:-1]:  # Protocol, Client
         await conn.send("OK")
+    for line in before_welcome:
+        await conn.send(line)
     await conn.send(f"Welcome {name}!")
     for line in extra:
         await conn.send(line)
