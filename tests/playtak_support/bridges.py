@@ -85,8 +85,8 @@ async def login_burst(
     extra: Sequence[str] = (),
     before_welcome: Sequence[str] = (),
 ) -> list[str]:
-    """Greet, read the login commands, send `before_welcome`, welcome, send `extra` lines, answer the first PING
-    (the end of the burst); returns the client's lines read."""
+    """Greet, read the login commands, send `before_welcome`, welcome, send `extra`,
+    answer the first PING (the end of the burst); returns the client's lines read."""
     await conn.send("Welcome!")
     await conn.send("Login or Register")
     lines = await conn.expect("Login *")
