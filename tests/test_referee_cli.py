@@ -61,11 +61,13 @@ def start_slow_match(tmp_path: Path, games: int) -> tuple[subprocess.Popen[str],
             "--size",
             "4",
             "--engine",
-            engine_cmd(tmp_path, "--delay", "0.04"),
+            engine_cmd(tmp_path, "--delay", "0.02"),
             "name=a",
             "--engine",
-            engine_cmd(tmp_path, "--delay", "0.04", "--seed", "5"),
+            engine_cmd(tmp_path, "--delay", "0.02", "--seed", "5"),
             "name=b",
+            "--max-plies",
+            "30",
             "--games",
             str(games),
             "--concurrency",
@@ -98,20 +100,20 @@ def check_records(out: Path, state: Path) -> list[str]:
 
 
 def test_first_ctrl_c_finishes_running_games_then_resume_completes(tmp_path: Path) -> None:
-    proc, out, state = start_slow_match(tmp_path, games=6)
+    proc, out, state = start_slow_match(tmp_path, games=4)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "finishing the running games" in stdout
     assert f"--resume {state}" in stdout
     first = check_records(out, state)
-    assert 1 <= len(first) < 6
+    assert 1 <= len(first) < 4
     assert leftover(tmp_path) == []
     done = subprocess.run(
         referee("--resume", str(state)), capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
-    assert check_records(out, state) == [f"1.{i}" for i in range(1, 7)]
+    assert check_records(out, state) == [f"1.{i}" for i in range(1, 5)]
     assert leftover(tmp_path) == []
 
 
@@ -181,6 +183,7 @@ def test_bad_settings_are_reported_not_raised(tmp_path: Path) -> None:
         (["--engine", f"cmd={tmp_path}/missing", "--engine", "bot=random"], "missing"),
         (["--resume", str(tmp_path / "none.state")], "none.state"),
         (["--engine", "bot=random", "--engine", "bot=random", "--sprt", "elo0=5"], "elo1"),
+        (["--ptnout", str(tmp_path / "no" / "such.ptn")], "such.ptn"),
     ]
     for args, word in cases:
         done = subprocess.run(referee(*args), capture_output=True, text=True, timeout=60)
@@ -212,7 +215,9 @@ async def test_traxit_four_engines_and_teams(tmp_path: Path) -> None:
     engines = [refbot("good", "--seed", str(i), name=f"p{i}") for i in range(4)]
     progress = await play(settings(engines, game="traxit", rules={"players": "4"}, games=4))
     assert len(progress.finished) == 4
-    teams = await play(settings(engines, game="traxit", rules={"teams": "true"}, games=2))
+    teams = await play(
+        settings(engines, game="traxit", rules={"teams": "true", "shortgame": "true"}, games=2)
+    )
     for game in teams.finished.values():
         assert game.termination == "normal"
         assert set(game.winners) in ({0, 2}, {1, 3}, {0, 1, 2, 3})

@@ -136,11 +136,18 @@ class Match:
         self._writer = OrderedWriter(
             config.records, [p.index for p in self.schedule if p.index not in written]
         )
-        if self.state_path is not None:
-            self._state = StateWriter(
-                self.state_path, None if self.resume is not None else dict(config.settings)
-            )
-        transcript = Transcript.to_file(config.log, keep=100) if config.log else None
+        try:
+            for path in (config.records, config.log):
+                if path is not None:
+                    with open(path, "a", encoding="utf-8"):
+                        pass
+            if self.state_path is not None:
+                self._state = StateWriter(
+                    self.state_path, None if self.resume is not None else dict(config.settings)
+                )
+            transcript = Transcript.to_file(config.log, keep=100) if config.log else None
+        except OSError as exc:
+            raise MatchError(f"cannot write {exc.filename or 'a file'}: {exc.strerror}") from None
         try:
             for index, game in sorted(self.progress.finished.items()):
                 if index not in written:
