@@ -11,8 +11,10 @@ from typing import Any, TextIO
 
 from adapters.referee.runner import MatchProgress, seats_per_game
 from adapters.referee.stats import (
+    TRINOMIAL_VALUES,
     PairStats,
     Standing,
+    elo_interval,
     format_elo,
     pair_stats,
     standings,
@@ -41,17 +43,26 @@ def pairs(progress: MatchProgress) -> list[PairStats]:
     return out
 
 
-def standings_table(rows: list[Standing], progress: MatchProgress, title: str) -> list[str]:
+def standings_table(
+    rows: list[Standing], progress: MatchProgress, title: str, elo: bool = False
+) -> list[str]:
+    """Rows of a standings table; with `elo`, each row's Elo against the field (from its
+    wins, draws and losses; two-seat games only)."""
     width = max([len(title), *(len(_names(progress, r.who)) for r in rows)])
-    lines = [
+    head = (
         f"{'#':>2} {title:<{width}} {'games':>5} {'points':>7} {'score':>6}"
         f" {'wins':>5} {'shared':>6} {'losses':>6}"
-    ]
+    )
+    lines = [head + ("  Elo vs field (95%)" if elo else "")]
     for rank, r in enumerate(rows, 1):
-        lines.append(
+        line = (
             f"{rank:>2} {_names(progress, r.who):<{width}} {r.games:>5} {r.points:>7.2f}"
             f" {r.score * 100:>5.1f}% {r.wins:>5} {r.draws:>6} {r.losses:>6}"
         )
+        if elo:
+            interval = elo_interval((r.losses, r.draws, r.wins), TRINOMIAL_VALUES)
+            line += f"  {format_elo(interval)}"
+        lines.append(line)
     return lines
 
 
@@ -72,7 +83,10 @@ def final_report(progress: MatchProgress) -> str:
     config = progress.config
     done = len(progress.finished)
     lines = [f"Games: {done} of {progress.total} ({progress.status})"]
-    lines += standings_table(standings(progress.scores(), len(config.engines)), progress, "engine")
+    two_seats = seats_per_game(config) == 2
+    lines += standings_table(
+        standings(progress.scores(), len(config.engines)), progress, "engine", elo=two_seats
+    )
     if seats_per_game(config) == 4 and str(config.rules.get("teams", "")).lower() in (
         "true",
         "1",
