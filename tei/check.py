@@ -11,11 +11,20 @@ game's rules core (`rules.registry`), so the same checks serve Tak, Trike and Tr
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
 
 import attrs
 import trio
 
-from tei.check_probe import CheckFailed, Probe, is_bestmove, parse, played_out, second_seat_game
+from tei.check_probe import (
+    CheckFailed,
+    Probe,
+    is_bestmove,
+    parse,
+    played_out,
+    pv_problems,
+    second_seat_game,
+)
 from tei.driver import open_engine
 from tei.driver_errors import EngineError
 from tei.driver_options import find_option, normalize_value
@@ -167,6 +176,7 @@ async def _until_stop(p: Probe, go: str) -> str:
         raise CheckFailed(f"{early[0]!r} before stop: '{go}' must search until stop")
     await p.send("stop")
     lines = await p.collect(lambda line, _: is_bestmove(line), "bestmove after stop", p.timeout)
+    p.note_pvs(game, lines)
     move = p.check_bestmove(game, lines[-1][0])
     await p.sync("readyok (and no second bestmove) after stop")
     return f"searched until stop, then exactly one bestmove {move}"
@@ -192,7 +202,8 @@ async def check_isready_during_search(p: Probe) -> str:
         p.dirty = True
         raise CheckFailed("the search ended (bestmove) when isready came")
     await p.send("stop")
-    lines = await p.collect(lambda line, _: is_bestmove(line), "bestmove after stop", p.timeout)
+    lines += await p.collect(lambda line, _: is_bestmove(line), "bestmove after stop", p.timeout)
+    p.note_pvs(game, lines)
     p.check_bestmove(game, lines[-1][0])
     await p.sync("readyok (and no second bestmove) after stop")
     return "readyok while searching, search went on until stop"
@@ -297,14 +308,16 @@ CHECKS: tuple[tuple[str, Check], ...] = (
 FATAL = frozenset({"isready"})
 
 #: checks judged on the whole session's output at the end
-SESSION_CHECKS = ("info lines parse", "only TEI lines on stdout")
+SESSION_CHECKS = ("info lines parse", "pv moves legal", "only TEI lines on stdout")
 
 
 def _excerpt(entries: Sequence[TranscriptEntry], lines: int = 14) -> tuple[str, ...]:
     return tuple(e.to_line() for e in list(entries)[-lines:])
 
 
-def _session_checks(entries: Sequence[TranscriptEntry]) -> list[CheckResult]:
+def _session_checks(
+    entries: Sequence[TranscriptEntry], pvs: list[tuple[Any, str, tuple[str, ...]]]
+) -> list[CheckResult]:
     infos: list[TranscriptEntry] = []
     bad_infos: list[tuple[TranscriptEntry, str]] = []
     stray: list[TranscriptEntry] = []
@@ -327,11 +340,17 @@ def _session_checks(entries: Sequence[TranscriptEntry]) -> list[CheckResult]:
         )
     else:
         results.append(CheckResult(SESSION_CHECKS[0], True, f"{len(infos)} info lines parsed"))
+    wrong = pv_problems(pvs)
+    if wrong:
+        detail = f"{len(wrong)} of {len(pvs)} pv lines not playable, first: {wrong[0]}"
+        results.append(CheckResult(SESSION_CHECKS[1], False, detail, tuple(wrong[:5])))
+    else:
+        results.append(CheckResult(SESSION_CHECKS[1], True, f"{len(pvs)} pv lines played out"))
     if stray:
         detail = f"{len(stray)} line(s) that are no TEI message, first: {stray[0].line!r}"
-        results.append(CheckResult(SESSION_CHECKS[1], False, detail, _excerpt(stray, 5)))
+        results.append(CheckResult(SESSION_CHECKS[2], False, detail, _excerpt(stray, 5)))
     else:
-        results.append(CheckResult(SESSION_CHECKS[1], True, "every line is a TEI message"))
+        results.append(CheckResult(SESSION_CHECKS[2], True, "every line is a TEI message"))
     return results
 
 
@@ -359,6 +378,7 @@ async def check_engine(
         if report is not None:
             report(result)
 
+    pvs: list[tuple[Any, str, tuple[str, ...]]] = []
     index = 0
     handshaken = False
     while index < len(CHECKS):
@@ -380,7 +400,7 @@ async def check_engine(
                             f"teiok after {len(engine.handshake_lines) - 1} line(s)",
                         )
                     )
-                probe = Probe(engine, transcript, game.lower(), rules, timeout)
+                probe = Probe(engine, transcript, game.lower(), rules, timeout, pvs=pvs)
                 while index < len(CHECKS):
                     name, check = CHECKS[index]
                     index += 1
@@ -414,7 +434,7 @@ async def check_engine(
                 name = CHECKS[index][0]
                 index += 1
                 add(CheckResult(name, False, f"engine restart failed: {exc}", excerpt))
-    for result in _session_checks(transcript.since(first_entry)):
+    for result in _session_checks(transcript.since(first_entry), pvs):
         add(result)
     return results
 

@@ -14,7 +14,7 @@ from rules.game import Game, GameError, IllegalAction
 from rules.registry import new_game
 from tei.driver import Engine
 from tei.driver_errors import EngineError, EngineTerminated
-from tei.protocol import BestMove, EngineMessage, IsReady, ReadyOk, parse_engine_line
+from tei.protocol import BestMove, EngineMessage, Info, IsReady, ReadyOk, parse_engine_line
 from tei.transcript import Transcript
 
 Line = tuple[str, EngineMessage | None]
@@ -48,6 +48,8 @@ class Probe:
     prepared: bool = False
     #: set by a check that leaves the engine in an unknown state
     dirty: bool = False
+    #: (position searched, info line, its pv) of every search, shared across engine restarts
+    pvs: list[tuple[Game[Any], str, tuple[str, ...]]] = attrs.Factory(list)
 
     # ---- reading -----------------------------------------------------------------------
     async def collect(
@@ -126,9 +128,16 @@ class Probe:
         await self.send(self.engine.position_message(game).to_line())
         await self.send(go)
         lines = await self.collect(lambda line, _: is_bestmove(line), "bestmove", seconds)
+        self.note_pvs(game, lines)
         move = self.check_bestmove(game, lines[-1][0])
         await self.sync("readyok after bestmove")
         return move, lines
+
+    def note_pvs(self, game: Game[Any], lines: list[Line]) -> None:
+        """Keep the pv of each info line read during a search of `game` (judged later)."""
+        for line, message in lines:
+            if isinstance(message, Info) and message.pv:
+                self.pvs.append((game.copy(), line, message.pv))
 
     def check_bestmove(self, game: Game[Any], line: str) -> str:
         message = parse(line)
@@ -169,3 +178,19 @@ def second_seat_game(game: Game[Any], seed: int = 11) -> Game[Any]:
     if game.turn == 0 or game.result is not None:
         raise CheckFailed("could not reach a position with another seat to act")
     return game
+
+
+def pv_problems(pvs: list[tuple[Game[Any], str, tuple[str, ...]]]) -> list[str]:
+    """For each pv that cannot be played from its position: the info line and why."""
+    problems = []
+    for game, line, pv in pvs:
+        board = game.copy()
+        for text in pv:
+            if board.result is not None:
+                break
+            try:
+                board.play_text(text)
+            except GameError as exc:
+                problems.append(f"{line!r}: {text!r} cannot be played ({exc})")
+                break
+    return problems

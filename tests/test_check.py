@@ -63,6 +63,7 @@ BROKEN: list[tuple[tuple[str, ...], str, str, str | None]] = [
     (("--mode", "ignore-quit"), "tak", "quit during search", "go depth"),
     (("--mode", "garbage"), "tak", "info lines parse", "go depth"),
     (("--mode", "garbage"), "tak", "only TEI lines on stdout", "go depth"),
+    (("--mode", "bad-pv"), "tak", "pv moves legal", "info lines parse"),
     (("--mode", "crash"), "tak", "go wtime btime winc binc", "isready"),
 ]
 

@@ -17,6 +17,7 @@ the tests' toy game). `--mode` picks how it misbehaves:
   empty-bestmove answers a bare `bestmove`
   garbage       writes junk lines (and malformed info) around a good answer
   ignore-stop   keeps searching after stop in infinite mode (answers only at quit)
+  bad-pv        prints an info pv that repeats its move (illegal at the second ply)
   late          takes --delay seconds per move whatever comes (stop is ignored)
   ignore-quit   does not exit on quit (nor on SIGTERM with --ignore-sigterm)
   strict        exits with code 101 on what Tiltak cannot take: bare go, go depth,
@@ -179,7 +180,8 @@ class Fake:
             out("info depth x score cp banana pv")
             out("")
             out("info depth 1 bogus 7 score cp 3 pv a1")
-        out("info depth 1 seldepth 1 score cp 5 nodes 10 nps 1000 time 1 pv " + self.answer())
+        pv = f"{move} {move}" if self.mode == "bad-pv" else move
+        out("info depth 1 seldepth 1 score cp 5 nodes 10 nps 1000 time 1 pv " + pv)
         if infinite or self.mode in ("slow", "ignore-stop"):
             limit = None if infinite else delay
             start = time.monotonic()
