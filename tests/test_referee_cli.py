@@ -130,6 +130,23 @@ def test_second_ctrl_c_stops_at_once_and_keeps_finished_records(tmp_path: Path) 
     assert leftover(tmp_path) == []
 
 
+def test_a_killed_referee_loses_no_finished_game(tmp_path: Path) -> None:
+    proc, out, state = start_slow_match(tmp_path, games=4)
+    proc.kill()
+    proc.communicate(timeout=30)
+    finished = state_games(state)
+    assert finished
+    done = subprocess.run(
+        referee("--resume", str(state)), capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert check_records(out, state) == [f"1.{i}" for i in range(1, 5)]
+    deadline = time.monotonic() + 10  # orphaned engines end at the end of their input
+    while leftover(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert leftover(tmp_path) == []
+
+
 def test_config_file_each_and_engine_options(tmp_path: Path) -> None:
     log, summary = tmp_path / "traffic.log", tmp_path / "summary.json"
     config = tmp_path / "match.json"

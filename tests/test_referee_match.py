@@ -217,3 +217,18 @@ async def test_built_in_bots_play_over_the_engine_host(tmp_path: Path) -> None:
     traffic = log.read_text()
     assert "> teinewgame 4" in traffic and "< bestmove" in traffic
     assert "wtime" in traffic and bot.argv[-1] == "random"
+
+
+async def test_a_record_written_but_not_noted_is_not_written_twice(tmp_path: Path) -> None:
+    out, state = tmp_path / "r.ptn", tmp_path / "r.state"
+    match = settings([refbot("good"), refbot("good", name="b")], records=str(out), games=4)
+    await play(match, state=state)
+    lines = state.read_text().splitlines()
+    kept = [ln for ln in lines if json.loads(ln).get("kind") != "written"]
+    kept = [ln for ln in kept if json.loads(ln).get("index", 0) < 3]  # game 4 unfinished
+    state.write_text("\n".join(kept) + "\n")
+    text = out.read_text()
+    out.write_text(text[: text.index('[Site "local"]', text.index('[Round "1.4"]') - 200)])
+    progress = await play(match, state=state, resume=True)
+    assert len(progress.finished) == 4
+    assert [t["Round"] for t in records(out)] == ["1.1", "1.2", "1.3", "1.4"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 from typing import Any
 
 import trio
@@ -226,6 +227,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt:
         code = 130
+    except Exception:  # a fault of the referee itself: records are safe, say so loudly
+        console.close()
+        traceback.print_exc()
+        print(final_report(match.progress))
+        print("tei match: internal error; finished games are saved", file=sys.stderr)
+        return 1
     console.close()
     progress = match.progress
     print(final_report(progress))

@@ -132,7 +132,9 @@ class Match:
     # ---- the match ---------------------------------------------------------------------
     async def run(self, *, handle_signals: bool = True) -> MatchProgress:
         config = self.config
-        written = self.resume.written if self.resume is not None else set()
+        written = set(self.resume.written) if self.resume is not None else set()
+        found = self._records_already_in_file(written)
+        written |= found
         self._writer = OrderedWriter(
             config.records, [p.index for p in self.schedule if p.index not in written]
         )
@@ -146,6 +148,9 @@ class Match:
                     self.state_path, None if self.resume is not None else dict(config.settings)
                 )
             transcript = Transcript.to_file(config.log, keep=100) if config.log else None
+            for index in sorted(found):
+                if self._state is not None:
+                    self._state.written(index)
         except OSError as exc:
             raise MatchError(f"cannot write {exc.filename or 'a file'}: {exc.strerror}") from None
         try:
@@ -190,6 +195,19 @@ class Match:
                 if transcript is not None:
                     transcript.close()
         return self.progress
+
+    def _records_already_in_file(self, written: set[int]) -> set[int]:
+        """Finished games not marked as written whose record is in the file all the same
+        (the referee died between writing it and noting it): they are not written again."""
+        path = self.config.records
+        unwritten = [g for i, g in self.progress.finished.items() if i not in written]
+        if not unwritten or path is None or not Path(path).exists():
+            return set()
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return set()
+        return {g.index for g in unwritten if g.record in text}
 
     def _finish(self) -> None:
         """Write every finished record that is still waiting; close the files."""
