@@ -210,3 +210,28 @@ def _server_text(ptn: str) -> str:
     from adapters.playtak.notation import ptn_to_server
 
     return ptn_to_server(ptn)
+
+
+def test_an_engine_that_cannot_start_ends_with_status_1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--engine", "/nonexistent/engine", "--seek", "5 60 0", "--server", "tcp://127.0.0.1:1"]
+    assert main(["playtak", *argv]) == 1
+    assert "cannot start" in capsys.readouterr().err
+
+
+def test_a_wrong_password_ends_with_status_1(capsys: pytest.CaptureFixture[str]) -> None:
+    server = subprocess.Popen(
+        [*SERVER, "--port", "0", "--no-websocket", "--user", "alice:secret1"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        address = server.stdout.readline().split()[-1]
+        argv = ["--bot", "random", "--user", "alice", "--password", "wrong12", "--seek", "5 60 0"]
+        assert main(["playtak", *argv, "--server", address]) == 1
+    finally:
+        server.terminate()
+        server.wait()
+    assert "wrong password" in capsys.readouterr().err

@@ -305,6 +305,7 @@ class Bridge:
             log.info("seek %d is gone", self._accept_pending.no)
             self._open_seeks.pop(self._accept_pending.no, None)
             self._accept_pending = None
+            await self._look_for_game()
         else:
             log.warning("the server said NOK (last sent: %s)", self.session.recent())
 

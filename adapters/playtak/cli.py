@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import shlex
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import trio
@@ -156,16 +158,26 @@ async def _run_until_signal(bridge: Bridge) -> list[tuple[int, str, Path | None]
     return finished
 
 
-def _setup_logging(args: argparse.Namespace) -> None:
+@contextlib.contextmanager
+def _logging(args: argparse.Namespace) -> Iterator[None]:
+    """Log to stderr (and --log FILE) while the command runs; restore the root logger."""
+    root = logging.getLogger()
+    saved = (root.level, list(root.handlers))
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
     if args.log is not None:
         handlers.append(logging.FileHandler(args.log, encoding="utf-8"))
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(name)s %(levelname)s %(message)s",
-        handlers=handlers,
-        force=True,
-    )
+    formatter = logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s")
+    for handler in handlers:
+        handler.setFormatter(formatter)
+    root.handlers = handlers
+    root.setLevel(logging.DEBUG if args.verbose else logging.INFO)
+    try:
+        yield
+    finally:
+        for handler in handlers:
+            handler.close()
+        root.setLevel(saved[0])
+        root.handlers = saved[1]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -196,7 +208,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"tei playtak: --engine-option {item!r} is not NAME=VALUE", file=sys.stderr)
             return 2
         options[name.strip()] = value.strip()
-    _setup_logging(args)
+    with _logging(args):
+        return _play(args, seek, password, options)
+
+
+def _play(
+    args: argparse.Namespace, seek: p.Seek | None, password: str | None, options: dict[str, str]
+) -> int:
     credentials = Credentials(args.user, password if args.user else None, args.guest_token)
     session = Session(
         SessionSettings(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import random
 from collections import deque
+from collections.abc import Awaitable
 from typing import Protocol
 
 import attrs
@@ -130,7 +131,7 @@ class Session:
                         await handler.connected(self.name or "")
                         early, self._early = self._early, []
                         for event in early:
-                            await handler.event(event)
+                            await self._deliver(handler.event(event))
                         await self._serve(transport, handler)
                 except BaseExceptionGroup as group:
                     raise first_leaf(group) from None
@@ -208,12 +209,21 @@ class Session:
                     event = await self._receive(transport, self.settings.dead_after)
                     if isinstance(event, p.LoggedInElsewhere):
                         raise SessionEnded("logged in from another window: this session stops")
-                    await handler.event(event)
+                    await self._deliver(handler.event(event))
                     if self._settle_pending and isinstance(event, p.Ok):
                         self._settle_pending = False
-                        await handler.settled()
+                        await self._deliver(handler.settled())
         except BaseExceptionGroup as group:
             raise first_leaf(group) from None
+
+    async def _deliver(self, call: Awaitable[None]) -> None:
+        """Run a handler hook; a bug in it is logged, it never ends the session."""
+        try:
+            await call
+        except (SessionEnded, NotConnected, TransportClosed):
+            raise
+        except Exception:
+            log.exception("error while handling a server event")
 
     async def _pinger(self, transport: Transport) -> None:
         while True:
