@@ -14,6 +14,7 @@ from pathlib import Path
 from referee_support import ENGINE, play, refbot, settings
 
 from adapters.referee.openings import read_records
+from rules.registry import game_class
 
 
 def referee(*args: str) -> list[str]:
@@ -255,3 +256,27 @@ def test_no_arguments_plays_a_short_bot_match() -> None:
     assert done.returncode == 0, done.stderr
     assert "Games: 4 of 4 (finished)" in done.stdout
     assert "Ptnml(0-2)" in done.stdout
+
+
+async def test_trike_book_records_replay_to_their_result(tmp_path: Path) -> None:
+    book, out = tmp_path / "book.txt", tmp_path / "trike.txt"
+    book.write_text("c2 swap\nc2 d2\n")
+    engines = [refbot("good", name="a"), refbot("good", "--seed", "4", name="b")]
+    progress = await play(
+        settings(
+            engines,
+            game="trike",
+            rules={"size": "5"},
+            games=4,
+            openings=[str(book)],
+            records=str(out),
+        )
+    )
+    assert progress.status == "finished"
+    found = read_records(out.read_text())
+    assert [r.moves[:2] for r in found] == [("c2", "swap")] * 2 + [("c2", "d2")] * 2
+    cls = game_class("trike")
+    for record in found:
+        game = cls.new({"size": record.tags["Size"]})
+        game.play_all(list(record.moves))
+        assert game.result is not None and game.result.code == record.tags["Result"]
