@@ -299,3 +299,34 @@ async def test_a_refused_move_is_replaced_by_another(nursery: trio.Nursery) -> N
     await play_both(bridge, limit=20)
     assert len(moves) == 2 and moves[0] != moves[1]
     assert bridge.finished[0][:2] == (3, "1-0")
+
+
+async def test_a_silent_server_is_taken_for_dead(nursery: trio.Nursery) -> None:
+    connections = 0
+
+    async def silent(conn: LineClient) -> None:
+        nonlocal connections
+        connections += 1
+        await login_burst(conn)
+        await trio.sleep(30)  # no answer to anything any more
+
+    port = await serve_script(nursery, silent)
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A", dead_after=0.3)
+    with trio.fail_after(20):
+        async with trio.open_nursery() as inner:
+            inner.start_soon(bridge.run)
+            while connections < 3:
+                await trio.sleep(0.01)
+            inner.cancel_scope.cancel()
+    assert bridge.session.connections >= 2
+
+
+async def test_pings_keep_an_idle_bot_connected(nursery: trio.Nursery) -> None:
+    server = await start_server(nursery, idle_timeout=0.4, cleanup_interval=0.1)
+    bridge = make_bridge(url(server, "tcp"), seek="5 60 0 A", ping_interval=0.1)
+    async with trio.open_nursery() as inner:
+        inner.start_soon(bridge.run)
+        await trio.sleep(1.5)  # several cleanup rounds of the server
+        assert bridge.name in server.core.online
+        inner.cancel_scope.cancel()
+    assert bridge.session.connections == 1

@@ -30,6 +30,8 @@ def make_bridge(
     games: int | None = 1,
     protocol: int = 2,
     login_timeout: float = 5.0,
+    ping_interval: float = 2.0,
+    dead_after: float = 10.0,
     engine_options: dict[str, str] | None = None,
     **settings: Any,
 ) -> Bridge:
@@ -37,8 +39,8 @@ def make_bridge(
         SessionSettings(
             server=url,
             protocol=protocol,
-            ping_interval=2.0,
-            dead_after=10.0,
+            ping_interval=ping_interval,
+            dead_after=dead_after,
             login_timeout=login_timeout,
             backoff_start=0.05,
             backoff_max=0.5,
