@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from rules.registry import GAME_NAMES, game_class
+
 
 def perft(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -81,3 +83,13 @@ def test_depth_is_required_and_help_is_complete() -> None:
     text = perft("--help").stdout
     for option in ("--depth", "--divide", "--tps", "--position", "--moves", "--size", "--komi"):
         assert option in text
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_registered_game(game: str) -> None:
+    expected = game_class(game).new({}).perft(1)
+    done = perft("--game", game, "--depth", "1", "--divide")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == str(expected)
+    assert len(lines) - 1 == expected  # one row per root action, each with one leaf
