@@ -10,7 +10,7 @@ game's rules core (`rules.registry`), so the same checks serve Tak, Trike and Tr
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -46,9 +46,11 @@ class CheckResult:
     passed: bool
     detail: str
     excerpt: tuple[str, ...] = ()
+    #: not run because the caller asked so (counts as passed)
+    skipped: bool = False
 
     def to_line(self) -> str:
-        mark = "PASS" if self.passed else "FAIL"
+        mark = "SKIP" if self.skipped else "PASS" if self.passed else "FAIL"
         return f"{mark}  {self.name}: {self.detail}"
 
 
@@ -362,12 +364,17 @@ async def check_engine(
     timeout: float = 5.0,
     transcript: Transcript | None = None,
     report: Callable[[CheckResult], None] | None = None,
+    skip: Collection[str] = (),
 ) -> list[CheckResult]:
     """Run every check against the engine started by `argv`; results in order.
 
     `rules` are the game's rules options (size, ...); `timeout` bounds every wait for an
-    answer; `report` is called with each result as soon as it is known.
+    answer; `report` is called with each result as soon as it is known; checks named in
+    `skip` are not run (reported as skipped; ValueError for a name that is no check).
     """
+    unknown = sorted(set(skip) - set(check_names()))
+    if unknown:
+        raise ValueError(f"no such check: {', '.join(map(repr, unknown))}")
     transcript = transcript if transcript is not None else Transcript(keep=200_000)
     rules = {k.lower(): v for k, v in (rules or {}).items()}
     results: list[CheckResult] = []
@@ -404,6 +411,9 @@ async def check_engine(
                 while index < len(CHECKS):
                     name, check = CHECKS[index]
                     index += 1
+                    if name in skip:
+                        add(CheckResult(name, True, "skipped on request", skipped=True))
+                        continue
                     mark = transcript.count
                     transcript.note(engine.name, f"check: {name}")
                     try:
@@ -435,8 +445,15 @@ async def check_engine(
                 index += 1
                 add(CheckResult(name, False, f"engine restart failed: {exc}", excerpt))
     for result in _session_checks(transcript.since(first_entry), pvs):
+        if result.name in skip:
+            result = CheckResult(result.name, True, "skipped on request", skipped=True)
         add(result)
     return results
+
+
+def check_names() -> list[str]:
+    """Every check's name, in the order of the report."""
+    return ["handshake", *(name for name, _ in CHECKS), *SESSION_CHECKS]
 
 
 async def run_checks(

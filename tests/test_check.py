@@ -130,3 +130,26 @@ def test_cli_without_engine_is_a_usage_error() -> None:
     result = run_cli()
     assert result.returncode == 2
     assert "engine command" in result.stderr
+
+
+async def test_skipped_checks_are_not_run_and_do_not_fail() -> None:
+    results = await check_engine(fake("strict"), timeout=0.6, skip=["go depth", "bare go + stop"])
+    skipped = [r.name for r in results if r.skipped]
+    assert skipped == ["go depth", "bare go + stop"]
+    assert all(r.passed for r in results)
+
+
+async def test_unknown_check_names_are_refused() -> None:
+    with pytest.raises(ValueError, match="no such check"):
+        await check_engine(fake(), skip=["go sideways"])
+
+
+def test_cli_skip_and_its_usage_error() -> None:
+    ok = run_cli(
+        "--timeout", "0.6", "--skip", "go depth", "--skip", "bare go + stop", "--", *fake("strict")
+    )
+    assert ok.returncode == 0, ok.stdout
+    assert "SKIP  go depth" in ok.stdout
+    bad = run_cli("--skip", "go sideways", "--", *fake())
+    assert bad.returncode == 2
+    assert "no such check 'go sideways'" in bad.stderr
