@@ -1,0 +1,1 @@
+"""The playtak.com adapter: protocol codec, transports, session, engine bridge, local server."""

@@ -1,17 +1,15 @@
-"""Server -> client lines of the playtak protocol as typed events (sans-IO).
+"""The playtak protocol codec (sans-IO): server lines -> typed events, and back.
 
 `parse_server_line(line)` never raises: a line it cannot read becomes `Unknown`, which a
-client logs and ignores. Every event prints itself back with `to_line(protocol)`; the
-protocol version matters for `Seek new/remove`, `Game Start` and the clock lines.
-Client commands live in `adapters.playtak.commands` and are re-exported here.
+client logs and ignores. The events (`adapters.playtak.events`) print themselves back
+with `to_line(protocol)`. Client commands (`adapters.playtak.commands`) are re-exported
+here, so `protocol` is the one namespace for both directions.
 """
 
 from __future__ import annotations
 
 import json
 import re
-
-import attrs
 
 from adapters.playtak.commands import (
     Accept,
@@ -33,329 +31,40 @@ from adapters.playtak.commands import (
     UnknownCommand,
     parse_client_line,
 )
-from adapters.playtak.notation import MoveNotationError, ServerMove
-from adapters.playtak.seeks import GameInfo, LineError, SeekInfo, standard_pieces, to_int
-
-
-@attrs.frozen
-class Welcome:
-    def to_line(self, protocol: int = 2) -> str:
-        return "Welcome!"
-
-
-@attrs.frozen
-class LoginPrompt:
-    def to_line(self, protocol: int = 2) -> str:
-        return "Login or Register"
-
-
-@attrs.frozen
-class LoggedIn:
-    """`Welcome alice!`: the login succeeded under this name."""
-
-    name: str
-
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Welcome {self.name}!"
-
-
-@attrs.frozen
-class AuthFailure:
-    def to_line(self, protocol: int = 2) -> str:
-        return "Authentication failure"
-
-
-@attrs.frozen
-class IsMod:
-    def to_line(self, protocol: int = 2) -> str:
-        return "Is Mod"
-
-
-@attrs.frozen
-class Ok:
-    def to_line(self, protocol: int = 2) -> str:
-        return "OK"
-
-
-@attrs.frozen
-class Nok:
-    def to_line(self, protocol: int = 2) -> str:
-        return "NOK"
-
-
-@attrs.frozen
-class ErrorText:
-    """`Error:<text>`: the reason that goes with a refused move."""
-
-    text: str
-
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Error:{self.text}"
-
-
-@attrs.frozen
-class Online:
-    count: int
-
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Online {self.count}"
-
-
-@attrs.frozen
-class OnlinePlayers:
-    names: tuple[str, ...]
-
-    def to_line(self, protocol: int = 2) -> str:
-        return "OnlinePlayers " + json.dumps(list(self.names))
-
-
-@attrs.frozen
-class SeekNew:
-    seek: SeekInfo
-
-    def to_line(self, protocol: int = 2) -> str:
-        return "Seek new " + self.seek.fields(protocol)
-
-
-@attrs.frozen
-class SeekRemove:
-    seek: SeekInfo
-
-    def to_line(self, protocol: int = 2) -> str:
-        return "Seek remove " + self.seek.fields(protocol)
-
-
-@attrs.frozen
-class GameListAdd:
-    game: GameInfo
-
-    def to_line(self, protocol: int = 2) -> str:
-        return "GameList Add " + self.game.fields()
-
-
-@attrs.frozen
-class GameListRemove:
-    game: GameInfo
-
-    def to_line(self, protocol: int = 2) -> str:
-        return "GameList Remove " + self.game.fields()
-
-
-@attrs.frozen
-class ObserveStart:
-    game: GameInfo
-
-    def to_line(self, protocol: int = 2) -> str:
-        return "Observe " + self.game.fields()
-
-
-@attrs.frozen
-class GameStart:
-    """`Game Start ...`: a game begins (or is replayed after a reconnect).
-
-    Protocol 0/1 lines carry no increment (`inc` is None then) and no unrated/tournament
-    flags; historic lines stop after the colour (`time` None).
-    """
-
-    game_id: int
-    size: int
-    white: str
-    black: str
-    color: str  # "white" or "black": the receiver's colour
-    time: int | None = None  # seconds
-    inc: int | None = None  # seconds; None when the line does not say
-    komi: int = 0
-    flats: int | None = None
-    caps: int | None = None
-    unrated: bool = False
-    tournament: bool = False
-    trigger: int = 0
-    amount: int = 0
-    bot_game: bool | None = None
-
-    @property
-    def pieces(self) -> tuple[int, int]:
-        flats, caps = standard_pieces(self.size)
-        return (
-            self.flats if self.flats is not None else flats,
-            self.caps if self.caps is not None else caps,
-        )
-
-    def to_line(self, protocol: int = 2) -> str:
-        flats, caps = self.pieces
-        time = self.time or 0
-        if protocol >= 2:
-            return (
-                f"Game Start {self.game_id} {self.white} vs {self.black} {self.color} "
-                f"{self.size} {time} {self.inc or 0} {self.komi} {flats} {caps} "
-                f"{int(self.unrated)} {int(self.tournament)} {self.trigger} {self.amount} "
-                f"{int(bool(self.bot_game))}"
-            )
-        return (
-            f"Game Start {self.game_id} {self.size} {self.white} vs {self.black} {self.color} "
-            f"{time} {self.komi} {flats} {caps} {self.trigger} {self.amount}"
-        )
-
-
-@attrs.frozen
-class GameMove:
-    """`Game#1 P A1 W` / `Game#1 M A1 C1 1 2`; `move` in server notation."""
-
-    game_id: int
-    move: str
-
-    @property
-    def ptn(self) -> str:
-        return ServerMove.parse(self.move).to_ptn()
-
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Game#{self.game_id} {self.move}"
-
-
-@attrs.frozen
-class GameTime:
-    """Clocks of both sides in milliseconds (`Time` in seconds, `Timems` in ms)."""
-
-    game_id: int
-    white_ms: int
-    black_ms: int
-
-    def to_line(self, protocol: int = 2) -> str:
-        if protocol >= 1:
-            return f"Game#{self.game_id} Timems {self.white_ms} {self.black_ms}"
-        return f"Game#{self.game_id} Time {self.white_ms // 1000} {self.black_ms // 1000}"
-
-
-@attrs.frozen
-class GameOver:
-    game_id: int
-    result: str  # R-0 0-R F-0 0-F 1-0 0-1 1/2-1/2
-
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Game#{self.game_id} Over {self.result}"
-
-
-@attrs.frozen
-class GameAbandoned:
-    """`Game#1 Abandoned. bobby quit`: the opponent did not come back in time."""
-
-    game_id: int
-    quitter: str
-
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Game#{self.game_id} Abandoned. {self.quitter} quit"
-
-
-GAME_SIGNALS = ("OfferDraw", "RemoveDraw", "RequestUndo", "RemoveUndo", "Undo")
-
-
-@attrs.frozen
-class GameSignal:
-    """`Game#1 OfferDraw` and friends (kind is one of GAME_SIGNALS)."""
-
-    game_id: int
-    kind: str
-
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Game#{self.game_id} {self.kind}"
-
-
-@attrs.frozen
-class Message:
-    """`Message <text>` that is none of the messages below."""
-
-    text: str
-
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Message {self.text}"
-
-
-@attrs.frozen
-class GameResumed:
-    def to_line(self, protocol: int = 2) -> str:
-        return "Message Your game is resumed"
-
-
-@attrs.frozen
-class PlayerDisconnected:
-    name: str
-    seconds: int
-
-    def to_line(self, protocol: int = 2) -> str:
-        return (
-            f"Message {self.name} has disconnected. They have {self.seconds} seconds to reconnect"
-        )
-
-
-@attrs.frozen
-class PlayerReconnected:
-    name: str
-
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Message {self.name} has reconnected."
-
-
-@attrs.frozen
-class LoggedInElsewhere:
-    def to_line(self, protocol: int = 2) -> str:
-        return "Message You've logged in from another window. Disconnecting"
-
-
-@attrs.frozen
-class Chat:
-    """`Shout <name> text`, `Tell <name> text`, `Told <name> text`, `ShoutRoom r <name> t`."""
-
-    kind: str  # Shout, Tell, Told, ShoutRoom
-    name: str
-    text: str
-    room: str = ""
-
-    def to_line(self, protocol: int = 2) -> str:
-        room = f"{self.room} " if self.kind == "ShoutRoom" else ""
-        return f"{self.kind} {room}<{self.name}> {self.text}"
-
-
-@attrs.frozen
-class Unknown:
-    """A line this codec does not read (or cannot): log it and carry on."""
-
-    line: str
-    reason: str = ""
-
-    def to_line(self, protocol: int = 2) -> str:
-        return self.line
-
-
-ServerEvent = (
-    Welcome
-    | LoginPrompt
-    | LoggedIn
-    | AuthFailure
-    | IsMod
-    | Ok
-    | Nok
-    | ErrorText
-    | Online
-    | OnlinePlayers
-    | SeekNew
-    | SeekRemove
-    | GameListAdd
-    | GameListRemove
-    | ObserveStart
-    | GameStart
-    | GameMove
-    | GameTime
-    | GameOver
-    | GameAbandoned
-    | GameSignal
-    | Message
-    | GameResumed
-    | PlayerDisconnected
-    | PlayerReconnected
-    | LoggedInElsewhere
-    | Chat
-    | Unknown
+from adapters.playtak.events import (
+    GAME_SIGNALS,
+    AuthFailure,
+    Chat,
+    ErrorText,
+    GameAbandoned,
+    GameListAdd,
+    GameListRemove,
+    GameMove,
+    GameOver,
+    GameResumed,
+    GameSignal,
+    GameStart,
+    GameTime,
+    IsMod,
+    LoggedIn,
+    LoggedInElsewhere,
+    LoginPrompt,
+    Message,
+    Nok,
+    ObserveStart,
+    Ok,
+    Online,
+    OnlinePlayers,
+    PlayerDisconnected,
+    PlayerReconnected,
+    SeekNew,
+    SeekRemove,
+    ServerEvent,
+    Unknown,
+    Welcome,
 )
+from adapters.playtak.notation import MoveNotationError, ServerMove
+from adapters.playtak.seeks import GameInfo, LineError, SeekInfo, to_int
 
 _SIMPLE: dict[str, ServerEvent] = {
     "Welcome!": Welcome(),
