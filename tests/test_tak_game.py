@@ -237,6 +237,7 @@ def test_fast_board_for_bots() -> None:
     code = board.winning_move()
     assert code is not None and game.move_of(code).ptn() == "c2"
     assert board.count_moves() == len(board.moves()) == len(game.legal())
+    assert board.tps() == game.position_string() and repr(board) == f"Board({board.tps()!r})"
     board.make(code)
     assert board.result() == (0, "road") and board.has_road(0) and not board.has_road(1)
     assert game.result is None  # the copy is independent

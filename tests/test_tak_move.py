@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.game import NotationError
+from rules.game import IllegalAction, NotationError
+from rules.tak.game import TakGame
 from rules.tak.move import Move
 from rules.tak.tables import COMPOSITIONS, SLIDE_INFO
 
@@ -97,3 +98,24 @@ def test_codes_round_trip_on_every_size() -> None:
 def test_code_off_the_board_is_named() -> None:
     with pytest.raises(NotationError, match="f6 is off the 5x5 board"):
         Move.from_ptn("f6").code(5)
+
+
+@pytest.mark.parametrize(
+    ("move", "named"),
+    [
+        (Move(0, 0, "X"), "unknown piece 'X'"),
+        (Move(0, 0, "FS"), "unknown piece 'FS'"),
+        (Move(0, 0, "F", "^", (1,)), "unknown direction '\\^'"),
+        (Move(0, 0, "F", "+", (0, 1)), "bad drops"),
+        (Move(0, 0, "F", "+", ()), "bad drops"),
+        (Move(-1, 0), "bad square"),
+        (Move(9, 0), "off the 5x5 board"),
+    ],
+)
+def test_hand_made_bad_moves_are_named(move: Move, named: str) -> None:
+    with pytest.raises(NotationError, match=named):
+        move.code(5)
+    game = TakGame.new()
+    game.play_all(["a1", "e5"])
+    with pytest.raises(IllegalAction, match=named):
+        game.play(move)

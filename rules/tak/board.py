@@ -17,6 +17,7 @@ Square ``sq = rank * size + file`` (0-based; bit ``1 << sq``). Move codes: see `
 from __future__ import annotations
 
 from rules.tak.movegen import MoveGenerator
+from rules.tak.position import Position
 from rules.tak.roads import road
 from rules.tak.tables import (
     DIRECTIONS,
@@ -148,6 +149,17 @@ class Board(MoveGenerator):
         text = "".join(_COLOUR[(bits >> i) & 1] for i in range(h))
         bit = 1 << sq
         return text + ("S" if self.walls & bit else "C" if self.caps & bit else "")
+
+    def tps(self) -> str:
+        """The position as TPS (for logs and debugging; not a hot path)."""
+        n = self.size
+        rows = []
+        for rank in range(n - 1, -1, -1):
+            rows.append(",".join(self.stack(rank * n + f) or "x" for f in range(n)))
+        return Position.from_tps(f"{'/'.join(rows)} {self.turn + 1} {self.ply // 2 + 1}").tps()
+
+    def __repr__(self) -> str:
+        return f"Board({self.tps()!r})"
 
     def flat_counts(self) -> tuple[int, int]:
         """Flats on top of stacks (what a flat win counts): (white, black)."""

@@ -54,6 +54,8 @@ class Move:
 
     @property
     def square(self) -> str:
+        if not (0 <= self.file < 8 and 0 <= self.rank < 8):
+            return f"({self.file},{self.rank})"
         return f"{FILES[self.file]}{self.rank + 1}"
 
     @classmethod
@@ -118,11 +120,17 @@ class Move:
         """The board's move code of this move on a `size` board (raises if off board)."""
         if self.file >= size or self.rank >= size:
             raise NotationError(f"{self.square} is off the {size}x{size} board")
+        if not (self.file >= 0 and self.rank >= 0):
+            raise NotationError(f"bad square ({self.file}, {self.rank}) in {self!r}")
         sq = self.rank * size + self.file
         if self.direction is None:
+            if self.piece not in PIECES or len(self.piece) != 1:
+                raise NotationError(f"unknown piece {self.piece!r}: use F, S or C")
             return sq | PIECES.index(self.piece) << KIND_SHIFT
+        if len(self.direction) != 1 or self.direction not in DIRECTIONS:
+            raise NotationError(f"unknown direction {self.direction!r}: use + - < >")
         if self.drops not in COMPOSITION_INDEX:
-            raise NotationError(f"bad drops in {self.ptn()!r}")
+            raise NotationError(f"bad drops {self.drops!r}: 1 to 8 pieces, each drop >= 1")
         return slide_code(sq, DIRECTIONS.index(self.direction), self.drops, self.crush)
 
     @classmethod
