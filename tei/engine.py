@@ -74,6 +74,14 @@ def _read_lines(stream: IO[bytes], events: queue.Queue[_Event]) -> None:
     events.put(("eof",))
 
 
+def _thin(infos: list[base.Info], keep: int = 4) -> list[base.Info]:
+    """A batch of reports cut to its last few: the bot was faster than stdout."""
+    if len(infos) <= keep:
+        return infos
+    strings = [i for i in infos[:-1] if i.string is not None][-(keep - 1) :]
+    return [*strings, infos[-1]]
+
+
 class _Runner:
     def __init__(self, state: HostState, out: IO[bytes], log: _TrafficLog) -> None:
         self.state = state
@@ -83,6 +91,10 @@ class _Runner:
         self.stops: dict[int, threading.Event] = {}
         self.done: dict[int, threading.Event] = {}
         self.bot_locks: dict[int, threading.Lock] = {}
+        # reports waiting for the main thread, per search: one queue event per batch, so a
+        # bot that reports in a tight loop cannot bury `isready` or `stop` under its infos
+        self.info_lock = threading.Lock()
+        self.pending: dict[int, list[base.Info]] = {}
         self.closed = False
 
     def send(self, line: str) -> None:
@@ -120,7 +132,12 @@ class _Runner:
         search_id = effect.search_id
 
         def report(info: base.Info) -> None:
-            self.events.put(("info", search_id, info))
+            with self.info_lock:
+                pending = self.pending.setdefault(search_id, [])
+                pending.append(info)
+                wake = len(pending) == 1
+            if wake:
+                self.events.put(("info", search_id))
 
         with lock:
             if done.is_set():
@@ -171,8 +188,12 @@ class _Runner:
                 effects = state.on_line(line, now)
             case ("eof",):
                 effects = state.on_eof()
-            case ("info", int(search_id), info):
-                effects = state.on_info(search_id, info, now)
+            case ("info", int(search_id)):
+                with self.info_lock:
+                    infos = self.pending.pop(search_id, [])
+                effects = []
+                for info in _thin(infos):
+                    effects += state.on_info(search_id, info, now)
             case ("result", int(search_id), action, error):
                 effects = state.on_result(search_id, action, error, now)
             case _:

@@ -97,7 +97,8 @@ def search_deadlines(limits: Limits, seat: int) -> tuple[float | None, float | N
     budget = limits.budget_ms(seat)
     if budget is None:
         return None, None
-    soft = budget * 0.95
+    # leave the bot at least 10 ms (a GIL switch or two) between the stop flag and the answer
+    soft = max(budget * 0.5, min(budget * 0.95, budget - 10.0))
     hard = budget + min(budget * 0.2, 100.0)
     if limits.movetime is not None:
         hard = min(hard, limits.movetime * 0.99)

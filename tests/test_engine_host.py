@@ -56,6 +56,21 @@ class PatientBot(Bot):
         return action
 
 
+class FloodBot(Bot):
+    """Reports in a tight loop until stopped."""
+
+    name: ClassVar[str] = "flood"
+
+    def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
+        action = game.legal()[0]
+        text = game.format_action(action)
+        n = 0
+        while not stop.is_set():
+            n += 1
+            report(Info(depth=n, nodes=n, score_cp=0, pv=(text,)))
+        return action
+
+
 class CrashBot(Bot):
     name: ClassVar[str] = "crash"
 
@@ -414,3 +429,16 @@ def test_list_names_games_and_bots() -> None:
     for game in ("tak", "trike", "traxit"):
         line = next(line for line in done.stdout.splitlines() if line.startswith(f"{game}:"))
         assert "random" in line
+
+
+def test_a_flooding_bot_cannot_bury_isready_and_stop(host: Callable[..., Host]) -> None:
+    h = host("--game", "trike", "--bot", "test_engine_host:FloodBot")
+    h.handshake()
+    h.send("teinewgame 7", "position startpos moves d2", "go infinite")
+    h.expect("info depth")
+    for _ in range(3):
+        assert h.ping()[-1] == "readyok"
+    h.send("stop")
+    assert legal_after("trike", "7", ["d2"], bestmove(h.expect("bestmove")))
+    h.send("go movetime 100")
+    assert legal_after("trike", "7", ["d2"], bestmove(h.expect("bestmove")))
