@@ -23,7 +23,7 @@ WIN = 1_000_000
 WIN_BOUND = WIN - 10_000
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_DEPTH = 200
-TT_LIMIT = 2_000_000
+TT_LIMIT = 400_000  # entries (about 150 bytes each); cleared between moves beyond it
 
 
 class SearchAborted(Exception):
