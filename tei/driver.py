@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
+from functools import wraps
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import attrs
 import trio
@@ -101,6 +102,31 @@ class PlayResult:
     line: str = ""
 
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _exclusive(
+    method: Callable[Concatenate[Engine, P], Coroutine[Any, Any, T]],
+) -> Callable[Concatenate[Engine, P], Coroutine[Any, Any, T]]:
+    """Refuse a second task using the engine while a command runs (RuntimeError)."""
+
+    @wraps(method)
+    async def guarded(self: Engine, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        task = trio.lowlevel.current_task()
+        owner = self._owner
+        if owner is not None and owner is not task:
+            raise RuntimeError(f"engine {self.name!r}: in use by another task")
+        self._owner = task
+        try:
+            return await method(self, *args, **kwargs)
+        finally:
+            if owner is None:
+                self._owner = None
+
+    return guarded
+
+
 def _informative(info: Info) -> bool:
     return info.score is not None or info.depth is not None or bool(info.pv)
 
@@ -124,6 +150,7 @@ class Engine:
         self._values: dict[str, str | None] = {}
         self._open_searches = 0
         self._analysis: Analysis | None = None
+        self._owner: trio.lowlevel.Task | None = None
 
     # ---- facts -------------------------------------------------------------------------
     @property
@@ -248,6 +275,7 @@ class Engine:
             raise EngineStalled(self.name, "teiok", timeout)
 
     # ---- commands ----------------------------------------------------------------------
+    @_exclusive
     async def ping(self, timeout: float = 10.0) -> float:
         """`isready` -> `readyok` within `timeout` (EngineStalled otherwise); returns seconds."""
         await self._finish_analysis()
@@ -261,6 +289,7 @@ class Engine:
         assert scope.cancelled_caught
         raise EngineStalled(self.name, "readyok", timeout)
 
+    @_exclusive
     async def configure(self, values: Mapping[str, str], *, timeout: float = 10.0) -> None:
         """Set options; only values that differ from the current ones are sent, then a ping.
 
@@ -287,6 +316,7 @@ class Engine:
         if plan:
             await self.ping(timeout)
 
+    @_exclusive
     async def new_game(
         self, game: str, options: Mapping[str, str] | None = None, *, timeout: float = 10.0
     ) -> None:
@@ -320,6 +350,7 @@ class Engine:
     def go_message(self, game: Game[Any], limits: Limits) -> Go:
         return build_go(limits, game.turn, game.players)
 
+    @_exclusive
     async def play(
         self,
         game: Game[Any],

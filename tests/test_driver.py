@@ -165,3 +165,25 @@ async def test_a_second_identity_block_after_teiok_is_harmless() -> None:
         result = await engine.play(PlaceGame(5), CLOCK, deadline=trio.current_time() + 5)
         assert result.text == "a1"
         assert engine.value("HalfKomi") == "4"
+
+
+async def test_a_second_task_cannot_use_a_busy_engine() -> None:
+    async with open_engine(fake("slow", "--delay", "30")) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        refused: list[str] = []
+
+        async def meddle() -> None:
+            await trio.sleep(0.1)
+            try:
+                await engine.ping()
+            except RuntimeError as exc:
+                refused.append(str(exc))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(meddle)
+            result = await engine.play(
+                PlaceGame(5), CLOCK, deadline=trio.current_time() + 0.3, grace=2
+            )
+        assert result.text == "a1"
+        assert refused and "in use by another task" in refused[0]
+        await engine.ping()  # free again
