@@ -82,6 +82,20 @@ async def test_a_whole_game_against_a_strict_engine_sends_only_what_it_takes() -
     assert all(not line.startswith("go") or "wtime" in line for line in sent(transcript))
 
 
+async def test_an_engine_that_exits_on_any_setoption_is_sent_none() -> None:
+    """Like Taktician: no options declared, and `setoption` ends the process."""
+    transcript = Transcript()
+    argv = fake("strict", "--crash-on", "setoption")
+    async with open_engine(argv, transcript=transcript) as engine:
+        await engine.new_game("tak", {"size": "4", "halfkomi": "0", "players": "2"})
+        game = PlaceGame(4)
+        for _ in range(4):
+            result = await engine.play(game, CLOCK, deadline=trio.current_time() + 5)
+            game.play(result.action)
+        assert engine.returncode is None
+    assert not any(line.startswith("setoption") for line in sent(transcript))
+
+
 async def test_game_option_is_selected_before_teinewgame() -> None:
     transcript = Transcript()
     async with open_engine(fake("good", "--games", "tak,trike"), transcript=transcript) as engine:
