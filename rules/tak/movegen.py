@@ -85,30 +85,49 @@ class MoveGenerator:
             masks = ray_mask[sq]
             is_cap = caps & low
             sq_slides = slides[sq]
-            # up (+n) and right (+1): the nearest blocker is the lowest bit of the ray
-            for direction, step in ((0, n), (2, 1)):
-                hit = masks[direction] & blockers
-                if hit:
-                    hb = hit & -hit
-                    d = ((hb.bit_length() - 1 - sq) // step) - 1
-                    if is_cap and walls & hb:
-                        out += crushes[sq][direction][d][: crush_len[carry][d]]
-                else:
-                    d = ray_len[sq][direction]
-                if d:
-                    out += sq_slides[direction][d][: lens[d]]
-            # down (-n) and left (-1): the nearest blocker is the highest bit of the ray
-            for direction, step in ((1, n), (3, 1)):
-                hit = masks[direction] & blockers
-                if hit:
-                    bsq = hit.bit_length() - 1
-                    d = ((sq - bsq) // step) - 1
-                    if is_cap and (walls >> bsq) & 1:
-                        out += crushes[sq][direction][d][: crush_len[carry][d]]
-                else:
-                    d = ray_len[sq][direction]
-                if d:
-                    out += sq_slides[direction][d][: lens[d]]
+            lengths = ray_len[sq]
+            # up (+n) and right (+1): the nearest blocker is the lowest bit of the ray;
+            # down (-n) and left (-1): the highest bit
+            hit = masks[0] & blockers
+            if hit:
+                hb = hit & -hit
+                d = (hb.bit_length() - 1 - sq) // n - 1
+                if is_cap and walls & hb:
+                    out += crushes[sq][0][d][: crush_len[carry][d]]
+            else:
+                d = lengths[0]
+            if d:
+                out += sq_slides[0][d][: lens[d]]
+            hit = masks[1] & blockers
+            if hit:
+                bsq = hit.bit_length() - 1
+                d = (sq - bsq) // n - 1
+                if is_cap and (walls >> bsq) & 1:
+                    out += crushes[sq][1][d][: crush_len[carry][d]]
+            else:
+                d = lengths[1]
+            if d:
+                out += sq_slides[1][d][: lens[d]]
+            hit = masks[2] & blockers
+            if hit:
+                hb = hit & -hit
+                d = hb.bit_length() - 2 - sq
+                if is_cap and walls & hb:
+                    out += crushes[sq][2][d][: crush_len[carry][d]]
+            else:
+                d = lengths[2]
+            if d:
+                out += sq_slides[2][d][: lens[d]]
+            hit = masks[3] & blockers
+            if hit:
+                bsq = hit.bit_length() - 1
+                d = sq - bsq - 1
+                if is_cap and (walls >> bsq) & 1:
+                    out += crushes[sq][3][d][: crush_len[carry][d]]
+            else:
+                d = lengths[3]
+            if d:
+                out += sq_slides[3][d][: lens[d]]
         return out
 
     def count_moves(self) -> int:
