@@ -175,3 +175,28 @@ def test_finished_or_foreign_games_are_refused() -> None:
     tak = new_game("tak")
     with pytest.raises(ValueError, match="tak"):
         TrikeSearchBot().think(tak, Limits(depth=1), threading.Event(), lambda info: None)
+
+
+def wins_for_the_seat_to_act(game: TrikeGame) -> bool:
+    """Plain minimax over the whole game tree (tiny boards only)."""
+    outcome = game.result
+    if outcome is not None:
+        return outcome.winners == (game.turn,)
+    for action in game.legal():
+        game.play(action)
+        reply_wins = wins_for_the_seat_to_act(game)
+        game.undo()
+        if not reply_wins:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("seed", range(14))
+def test_search_proves_the_same_result_as_full_minimax(seed: int) -> None:
+    # seeds 12 and 13: the empty side-3 and side-4 boards (the swap decides them)
+    size, plies = {12: (3, 0), 13: (4, 0)}.get(seed, (4, 1 + seed % 4))
+    game = random_game(size, seed, plies)
+    if game.result is not None:
+        game = random_game(size, seed, 1)
+    _, infos = think(game, Limits(depth=40))
+    assert infos[-1].solved == ("win" if wins_for_the_seat_to_act(game) else "loss")
