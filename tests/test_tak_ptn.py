@@ -123,6 +123,8 @@ def test_escaped_tag_values() -> None:
         ("", NotationError, "no PTN game"),
         ('[Size "5"]\n1. a1 zz9', NotationError, "zz9"),
         ('[Size "5"]\n1. a1 ]', NotationError, "stray"),
+        ('[Size "5"]\n1. a1 {no end', NotationError, "stray '{'"),
+        ("[Size 5]\n1. a1", NotationError, "stray '\\['"),
     ],
 )
 def test_parse_errors_are_named(text: str, error: type[GameError], named: str) -> None:

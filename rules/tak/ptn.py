@@ -45,7 +45,7 @@ _TOKEN_RE = re.compile(
       | \{(?P<comment>[^}]*)\}
       | (?P<number>\d+\.(?:\.\.)?)
       | (?P<word>[^\s\[\]{}]+)
-      | (?P<bad>[\[\]}])""",
+      | (?P<bad>[\[\]{}])""",
     re.VERBOSE,
 )
 _KINDS = ("tag", "comment", "number", "word", "bad")
