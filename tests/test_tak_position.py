@@ -85,6 +85,8 @@ def test_too_many_pieces_for_the_size() -> None:
         ({"halfkomi": "1.5"}, "halfkomi='1.5'"),
         ({"komi": "0.25"}, "komi='0.25'"),
         ({"komi": "x"}, "komi='x'"),
+        ({"komi": "inf"}, "komi='inf'"),
+        ({"komi": "nan"}, "komi='nan'"),
         ({"flats": "-3"}, "flats='-3'"),
         ({"caps": "many"}, "caps='many'"),
         ({"repetition": "maybe"}, "repetition='maybe'"),

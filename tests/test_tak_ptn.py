@@ -140,6 +140,8 @@ def test_parse_errors_are_named(text: str, error: type[GameError], named: str) -
         ('[Size "9"]\n1. a1', GameError, "size='9'"),
         ('[Size "5"]\n[Komi "x"]\n1. a1', NotationError, "Komi"),
         ('[Size "5"]\n[Komi "0.3"]\n1. a1', NotationError, "Komi"),
+        ('[Size "5"]\n[Komi "inf"]\n1. a1', NotationError, "Komi"),
+        ('[Size "5"]\n[Komi "nan"]\n1. a1', NotationError, "Komi"),
         ('[TPS "x5/x5 1 1"]\n1. a1', NotationError, "rows"),
     ],
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Self
 
@@ -51,7 +52,7 @@ class TakOptions:
                 value = float(text)
             except ValueError:
                 raise GameError(f"bad Tak option komi={text!r}: not a number") from None
-            if value < 0 or value * 2 != int(value * 2):
+            if not math.isfinite(value) or value < 0 or value * 2 != int(value * 2):
                 raise GameError(f"bad Tak option komi={text!r}: need a multiple of 0.5, >= 0")
             half = int(value * 2)
         return cls(

@@ -8,6 +8,7 @@ move pair per line; `replay()` turns the record into a `TakGame` (honouring the 
 
 from __future__ import annotations
 
+import math
 import re
 
 import attrs
@@ -175,7 +176,7 @@ class PtnGame:
                 half = float(komi) * 2
             except ValueError:
                 raise NotationError(f"bad Komi tag {komi!r}") from None
-            if half != int(half) or half < 0:
+            if not math.isfinite(half) or half != int(half) or half < 0:
                 raise NotationError(f"bad Komi tag {komi!r}: need a multiple of 0.5, >= 0")
             opts["halfkomi"] = str(int(half))
         return opts
