@@ -21,7 +21,6 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequenc
 from contextlib import asynccontextmanager, suppress
 from functools import wraps
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import attrs
@@ -29,6 +28,7 @@ import trio
 
 from bots.base import Limits
 from rules.game import Game, GameError, IllegalAction
+from tei.driver_analysis import Analysis
 from tei.driver_errors import (
     EngineError,
     EngineOptionError,
@@ -453,73 +453,6 @@ class Engine:
         analysis, self._analysis = self._analysis, None
         if analysis is not None and analysis.started and not analysis.done:
             await analysis.stop()
-
-
-class Analysis:
-    """An analysis search: iterate for its `Info`; `bestmove` is set when it has ended."""
-
-    def __init__(self, engine: Engine, game: Game[Any], limits: Limits) -> None:
-        self.engine = engine
-        self.position = engine.position_message(game)
-        self.go = engine.go_message(game, limits)
-        self.started = False
-        self.done = False
-        self.bestmove: str | None = None
-        self.last: Info | None = None
-
-    async def start(self) -> None:
-        if not self.started:
-            self.started = True
-            await self.engine.send(self.position)
-            await self.engine.send(self.go)
-
-    def __aiter__(self) -> Analysis:
-        return self
-
-    async def __anext__(self) -> Info:
-        await self.start()
-        while not self.done:
-            line, message = await self.engine._next("info")
-            if isinstance(message, Info):
-                self.last = message
-                return message
-            ends = isinstance(message, BestMove) or line.split()[:1] == ["bestmove"]
-            if ends and not self.engine.searching:
-                self.done = True
-                self.bestmove = message.move if isinstance(message, BestMove) else None
-        raise StopAsyncIteration
-
-    async def stop(self, grace: float = 2.0) -> str | None:
-        """Send `stop` (if still searching) and read up to the `bestmove`; its move."""
-        if not self.started:
-            self.done = True
-            return None
-        if not self.done:
-            await self.engine.send(Stop())
-            with trio.move_on_after(grace) as scope:
-                while not self.done:
-                    try:
-                        await self.__anext__()
-                    except StopAsyncIteration:
-                        break
-            if scope.cancelled_caught:
-                raise EngineTimeout(self.engine.name, 0.0, grace)
-        return self.bestmove
-
-    async def __aenter__(self) -> Analysis:
-        await self.start()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if exc_type is None:
-            await self.stop()
-        if self.engine._analysis is self:
-            self.engine._analysis = None
 
 
 def _default_name(argv: Sequence[str]) -> str:
