@@ -220,3 +220,17 @@ def test_tall_stacks_match_the_reference_two_plies_deep() -> None:
             if game.result is None:
                 assert {m.ptn() for m in game.legal()} == reference_moves(game), move
             game.undo()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from(["Size", "Komi", "Flats", "Caps", "TPS", "size", "komi"]),
+    st.text(alphabet="0123456789.-+xeinfaS12C/, ", max_size=12),
+    st.sampled_from(["1. a1 e5", "", "1. c3 d4 2. 2a1+ *", "a1 zz"]),
+)
+def test_bad_tags_raise_clear_errors(name: str, value: str, moves: str) -> None:
+    text = f'[Size "5"]\n[{name} "{value}"]\n{moves}\n'
+    try:
+        PtnGame.parse(text).replay()
+    except GameError as exc:
+        assert str(exc)
