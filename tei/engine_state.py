@@ -101,7 +101,7 @@ def search_deadlines(limits: Limits, seat: int) -> tuple[float | None, float | N
     soft = max(budget * 0.5, min(budget * 0.95, budget - 10.0))
     hard = budget + min(budget * 0.2, 100.0)
     if limits.movetime is not None:
-        hard = min(hard, limits.movetime * 0.99)
+        hard = min(hard, limits.movetime * 0.97, limits.movetime - 5.0)
     return soft / 1000.0, max(soft, hard) / 1000.0
 
 
