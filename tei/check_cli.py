@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TextIO
 
@@ -66,10 +67,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def print_result(result: CheckResult, out: TextIO) -> None:
-    out.write(result.to_line() + "\n")
-    for line in result.excerpt:
-        out.write(f"      | {line}\n")
-    out.flush()
+    try:
+        out.write(result.to_line() + "\n")
+        for line in result.excerpt:
+            out.write(f"      | {line}\n")
+        out.flush()
+    except BrokenPipeError:
+        _silence(out)
+
+
+def _silence(out: TextIO) -> None:
+    """The reader went away (e.g. `| head`): drop further output, keep checking."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def run(args: argparse.Namespace) -> int:
@@ -100,7 +113,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"tei check: cannot write {args.transcript}: {exc}", file=sys.stderr)
         return 2
     out = sys.stdout
-    out.write(f"checking {' '.join(argv)} ({args.game})\n")
+    try:
+        out.write(f"checking {' '.join(argv)} ({args.game})\n")
+    except BrokenPipeError:
+        _silence(out)
 
     async def main() -> list[CheckResult]:
         return await check_engine(
@@ -121,5 +137,9 @@ def run(args: argparse.Namespace) -> int:
     skipped = sum(r.skipped for r in results)
     ran = len(results) - skipped
     note = f" ({skipped} skipped)" if skipped else ""
-    out.write(f"{ran - len(failed)}/{ran} checks passed{note}\n")
+    try:
+        out.write(f"{ran - len(failed)}/{ran} checks passed{note}\n")
+        out.flush()
+    except BrokenPipeError:
+        _silence(out)
     return 1 if failed else 0

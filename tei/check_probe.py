@@ -72,7 +72,7 @@ class Probe:
         lines: list[Line] = []
         with trio.move_on_after(seconds):
             while True:
-                line = await self._line("nothing")
+                line = await self._line("the search to go on")
                 lines.append((line, parse(line)))
         return lines
 
