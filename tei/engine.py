@@ -187,7 +187,7 @@ class _Runner:
                 self.log.write(">", line.rstrip("\r\n"))
                 effects = state.on_line(line, now)
             case ("eof",):
-                effects = state.on_eof()
+                effects = state.on_eof(now)
             case ("info", int(search_id)):
                 with self.info_lock:
                     infos = self.pending.pop(search_id, [])

@@ -195,6 +195,8 @@ class HostState:
         self.game: Game[Any] | None = None
         self._position_key: tuple[Any, ...] | None = None
         self.search: _Search | None = None
+        #: input has ended: exit as soon as no search is running
+        self.exiting = False
         self._next_id = 0
 
     # ---- queries -------------------------------------------------------------------------
@@ -265,9 +267,18 @@ class HostState:
                 return [*out, Exit()]
         return []  # pragma: no cover - every message type is matched above
 
-    def on_eof(self) -> list[Effect]:
-        """stdin closed: stop any search and exit."""
-        return self.on_line("quit", 0.0)
+    def on_eof(self, now: float = 0.0) -> list[Effect]:
+        """stdin closed: exit once the running search is answered (as `echo ... | tei
+        engine` expects). A timed search runs to its deadline; any other is stopped."""
+        self.exiting = True
+        s = self.search
+        if s is None:
+            return [Exit()]
+        if s.answer is None and s.soft is None:
+            return self._stop(now)
+        if s.answer is not None:
+            return self._answer(s.answer)
+        return []
 
     def on_info(self, search_id: int, info: base.Info, now: float) -> list[Effect]:
         """A progress report of the bot's search."""
@@ -478,13 +489,16 @@ class HostState:
         return out
 
     # ---- answers -------------------------------------------------------------------------
-    def _answer(self, text: str) -> list[Effect]:
+    def _answer(self, text: str | None) -> list[Effect]:
         s = self.search
         self.search = None
         out: list[Effect] = []
         if s is not None and not s.stopped:
             out.append(StopSearch(s.id))
-        return [*out, Send(p.BestMove(text).to_line())]
+        out.append(Send(p.BestMove(text).to_line()))
+        if self.exiting:
+            out.append(Exit())
+        return out
 
     def _fallback(self) -> list[Effect]:
         """Answer for a bot that failed or overran: its last pv move if legal, else the
@@ -502,7 +516,4 @@ class HostState:
             text = s.root.format_action(actions[0]) if actions else None
         except Exception:
             text = None
-        if text is None:
-            self.search = None
-            return [Send(p.BestMove(None).to_line())]
         return self._answer(text)

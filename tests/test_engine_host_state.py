@@ -355,6 +355,21 @@ def test_quit_stops_the_search_and_exits() -> None:
     assert make_state().on_eof() == [Exit()]
 
 
+def test_end_of_input_answers_the_running_search_first() -> None:
+    state = make_state()
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line("go movetime 1000", 0.0))
+    assert state.on_eof(0.1) == []  # a timed search goes on
+    out = state.on_result(effect.search_id, 2, None, 0.5)
+    assert lines(out) == ["bestmove 2"] and out[-1] == Exit()
+    state = make_state()
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line("go depth 5", 0.0))
+    assert state.on_eof(1.0) == [StopSearch(effect.search_id)]  # an untimed one is stopped
+    out = state.on_result(effect.search_id, 1, None, 1.01)
+    assert lines(out) == ["bestmove 1"] and out[-1] == Exit()
+
+
 def test_setoption_names_are_case_insensitive_and_reach_the_bot() -> None:
     state = make_state()
     assert state.on_line("setoption name style value WILD", 0.0) == []
