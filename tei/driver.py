@@ -218,7 +218,7 @@ class Engine:
             with trio.move_on_after(timeout) as scope:
                 line = await self._process.receive_line()
             if scope.cancelled_caught:
-                raise EngineStalled(self.name, waiting_for, timeout)
+                raise EngineStalled(self.name, waiting_for, timeout, self._process.stderr)
         if line is None:
             with trio.CancelScope(shield=True):  # bounded; an outer deadline must not
                 code = await self._process.exit_code(1.0)  # turn an exit into a stall
@@ -272,7 +272,7 @@ class Engine:
                 elif isinstance(message, TeiOk):
                     return
         if scope.cancelled_caught:
-            raise EngineStalled(self.name, "teiok", timeout)
+            raise EngineStalled(self.name, "teiok", timeout, self._process.stderr)
 
     # ---- commands ----------------------------------------------------------------------
     @_exclusive
@@ -287,7 +287,7 @@ class Engine:
                 if isinstance(message, ReadyOk):
                     return trio.current_time() - start
         assert scope.cancelled_caught
-        raise EngineStalled(self.name, "readyok", timeout)
+        raise EngineStalled(self.name, "readyok", timeout, self._process.stderr)
 
     @_exclusive
     async def configure(self, values: Mapping[str, str], *, timeout: float = 10.0) -> None:
@@ -394,7 +394,7 @@ class Engine:
         elapsed = trio.current_time() - start
         if found is None:
             waited = (deadline if deadline is not None else start) - start
-            raise EngineTimeout(self.name, max(0.0, waited), grace)
+            raise EngineTimeout(self.name, max(0.0, waited), grace, self._process.stderr)
         line, best = found
         action, text = self._check_move(game, line, best)
         informative = [i for i in infos if _informative(i)]

@@ -64,7 +64,7 @@ class Analysis:
                     except StopAsyncIteration:
                         break
             if scope.cancelled_caught:
-                raise EngineTimeout(self.engine.name, 0.0, grace)
+                raise EngineTimeout(self.engine.name, 0.0, grace, self.engine.stderr)
         return self.bestmove
 
     async def __aenter__(self) -> Analysis:

@@ -43,21 +43,28 @@ class EngineTerminated(EngineError):
 class EngineStalled(EngineError):
     """The engine did not answer in time (handshake, isready, new game)."""
 
-    def __init__(self, engine: str, waiting_for: str, seconds: float) -> None:
-        super().__init__(engine, f"no {waiting_for} within {seconds:.3g} s")
+    def __init__(
+        self, engine: str, waiting_for: str, seconds: float, stderr: Sequence[str] = ()
+    ) -> None:
+        super().__init__(engine, f"no {waiting_for} within {seconds:.3g} s{_tail(stderr)}")
         self.waiting_for = waiting_for
         self.seconds = seconds
+        self.stderr = tuple(stderr)
 
 
 class EngineTimeout(EngineError):
     """During `play`: no `bestmove` by the deadline, nor within the grace after `stop`."""
 
-    def __init__(self, engine: str, seconds: float, grace: float) -> None:
+    def __init__(
+        self, engine: str, seconds: float, grace: float, stderr: Sequence[str] = ()
+    ) -> None:
         super().__init__(
-            engine, f"no bestmove within {seconds:.3g} s (+{grace:.3g} s grace after stop)"
+            engine,
+            f"no bestmove within {seconds:.3g} s (+{grace:.3g} s grace after stop)" + _tail(stderr),
         )
         self.seconds = seconds
         self.grace = grace
+        self.stderr = tuple(stderr)
 
 
 class EngineProtocolError(EngineError):
