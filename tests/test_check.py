@@ -121,9 +121,10 @@ def test_cli_exit_status_and_lines(tmp_path: Path) -> None:
     assert good.returncode == 0, good.stdout
     assert good.stdout.count("PASS") == len(ALL)
     assert "> tei" in log.read_text()
-    bad = run_cli("--timeout", "0.6", "--", *fake("no-author"))
+    bad = run_cli("-v", "--timeout", "0.6", "--", *fake("no-author"))
     assert bad.returncode == 1
     assert "FAIL  id author" in bad.stdout
+    assert " > tei" in bad.stderr and " < teiok" in bad.stderr  # -v: live traffic
 
 
 def test_cli_without_engine_is_a_usage_error() -> None:
