@@ -62,6 +62,8 @@ async def test_every_fault_loses_the_game_and_the_match_goes_on(
         assert bad_seat not in game.winners
     tags = records(out)
     assert [t["Termination"] for t in tags] == [termination, termination]
+    for record in games(out):
+        assert record.comments[-1].startswith(f"{termination}: engine '{mode}")
     assert [t["Round"] for t in tags] == ["1.1", "1.2"]
     assert (progress.restarts[1] == 2) is restarted
 

@@ -169,7 +169,7 @@ async def play_game(
             )
         except EngineStalled as exc:
             outcome = fault(seat, STALLED, exc, True)
-        except EngineTerminated as exc:
+        except (EngineTerminated, OSError) as exc:
             outcome = fault(seat, CRASHED, exc, True)
         except EngineError as exc:
             outcome = fault(seat, MALFORMED, exc, True)
@@ -204,7 +204,7 @@ async def play_game(
         except EngineStalled as exc:
             outcome = fault(seat, STALLED, exc, True)
             break
-        except EngineTerminated as exc:
+        except (EngineTerminated, OSError) as exc:
             outcome = fault(seat, CRASHED, exc, True)
             break
         except IllegalMove as exc:
@@ -220,7 +220,9 @@ async def play_game(
             outcome = fault(
                 seat,
                 TIME_FORFEIT,
-                RuntimeError(f"took {answer.elapsed:.3f} s, allowed {window:.3f} s"),
+                RuntimeError(
+                    f"engine {slot.label!r} took {answer.elapsed:.3f} s, allowed {window:.3f} s"
+                ),
                 False,
             )
             break
@@ -265,6 +267,7 @@ async def play_game(
         result=outcome.code,
         start_position=start.start_position,
         seat_names=tuple(game.seat_name(s) for s in range(game.players)),
+        note=f"{termination}: {detail}" if detail else None,
     )
     return GameResult(
         pairing=pairing,

@@ -57,13 +57,18 @@ class GameRecord:
     start_position: str | None = None
     #: seat names used by the action-list format ("R", "G", ...)
     seat_names: tuple[str, ...] = ()
+    #: why the game ended when an engine was at fault (a comment after the last move)
+    note: str | None = None
 
     def render(self) -> str:
         """The record as text, ending with a blank line."""
         if self.game == "tak":
             return tak_record(self) + "\n"
         head = format_tags(self.tags)
-        body = action_movetext(self.game, self.moves, self.result, self.seat_names)
+        moves = list(self.moves)
+        if self.note:
+            moves.append(MoveNote("", self.note))
+        body = action_movetext(self.game, moves, self.result, self.seat_names)
         return f"{head}\n\n{body}\n\n"
 
 
@@ -74,6 +79,11 @@ def tak_record(record: GameRecord) -> str:
     ptn = PtnGame(tags=dict(sorted_tags(record.tags)), result=record.result)
     for note in record.moves:
         ptn.add_move(note.text, note.comment)
+    if record.note:
+        if ptn.plies:
+            ptn.comment(-1, record.note)
+        else:
+            ptn.comments.append(record.note)
     return ptn.text()
 
 
@@ -92,7 +102,9 @@ def format_tags(tags: Iterable[tuple[str, str]]) -> str:
 
 
 def _comment(note: MoveNote) -> str:
-    return f" {{{note.comment}}}" if note.comment else ""
+    if not note.comment:
+        return ""
+    return " {" + note.comment.replace("}", ")").replace("\n", " ") + "}"
 
 
 def action_movetext(
@@ -103,12 +115,15 @@ def action_movetext(
     if game == "traxit":
         lines = []
         for note in moves:
+            if not note.text:
+                lines.append(_comment(note).strip())
+                continue
             who = seat_names[note.seat] if note.seat < len(seat_names) else str(note.seat + 1)
             lines.append(f"{who}: {note.text}{_comment(note)}")
     else:
         lines, line = [], ""
         for note in moves:
-            item = f"{note.text}{_comment(note)}"
+            item = f"{note.text}{_comment(note)}".strip()
             if line and len(line) + len(item) > 78:
                 lines.append(line)
                 line = ""

@@ -190,6 +190,7 @@ def summary_json(progress: MatchProgress) -> dict[str, Any]:
                 "termination": g.termination,
                 "reason": g.reason,
                 "plies": g.plies,
+                "detail": g.detail,
             }
             for _, g in sorted(progress.finished.items())
         ],

@@ -290,6 +290,7 @@ class Match:
             reason=result.outcome.reason,
             plies=result.plies,
             record=result.record.render(),
+            detail=result.detail,
         )
         if self._state is not None:
             self._state.game(finished)

@@ -41,6 +41,8 @@ class FinishedGame:
     reason: str
     plies: int
     record: str
+    #: what went wrong when an engine was at fault
+    detail: str = ""
 
     def to_json(self) -> dict[str, Any]:
         data = attrs.asdict(self)
@@ -60,6 +62,7 @@ class FinishedGame:
                 reason=str(data["reason"]),
                 plies=int(data["plies"]),
                 record=str(data["record"]),
+                detail=str(data.get("detail", "")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"bad game entry in state file: {exc}") from exc
