@@ -235,6 +235,14 @@ async def check_second_seat(p: Probe) -> str:
     return f"seat {game.turn + 1} to act after {game.ply} plies: bestmove {move}"
 
 
+async def check_first_reply(p: Probe) -> str:
+    await p.ready()
+    game = played_out(p.fresh_game(), 1, seed=13)
+    move, _ = await p.search(game, "go movetime 200", 0.2 + p.timeout)
+    first = game.history_text()[0]
+    return f"after {first}: bestmove {move}"
+
+
 async def check_komi(p: Probe) -> str:
     if p.game != "tak":
         return f"not applicable to {p.game}"
@@ -301,6 +309,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("stop when idle", check_stop_when_idle),
     ("position string with moves", check_position_string),
     ("second seat to act", check_second_seat),
+    ("reply to the first move", check_first_reply),
     ("komi", check_komi),
     ("quit", check_quit),
     ("quit during search", check_quit_during_search),

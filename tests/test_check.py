@@ -58,6 +58,7 @@ BROKEN: list[tuple[tuple[str, ...], str, str, str | None]] = [
     (("--mode", "bestmove-on-stop"), "tak", "stop when idle", "go infinite + stop"),
     (("--mode", "illegal"), "tak", "position string with moves", "isready"),
     (("--mode", "illegal"), "tak", "second seat to act", "isready"),
+    (("--mode", "illegal"), "tak", "reply to the first move", "isready"),
     ((*KOMI, "--crash-on", "setoption name HalfKomi value 4"), "tak", "komi", "setoption"),
     (("--mode", "ignore-quit"), "tak", "quit", "go depth"),
     (("--mode", "ignore-quit"), "tak", "quit during search", "go depth"),
