@@ -28,8 +28,10 @@ TEMPO = 40
 WALL = 35
 WALL_BLOCK = 12
 CAP = 30
-RESERVE = (30, 45)  # per buried own piece: (flat on top, wall or capstone on top)
-CAPTIVE = (15, 25)  # per held enemy piece
+#: per own piece buried in a stack (within the carry limit), by the safety of its top:
+#: a flat next to an enemy top (it can be captured), another flat, a wall or capstone
+RESERVE = (8, 22, 40)
+CAPTIVE = (4, 12, 25)  # per enemy piece held down, same order
 THREAT_ONE = 70  # the side not to move has one placement win: a tempo to block
 THREAT_MANY = 700  # two or more: hard to stop
 #: the side to move completes a road at once (the search scores this as a proven win)
@@ -212,18 +214,25 @@ def static(board: Board, their_wins: int) -> int:
         else:
             score -= WALL + WALL_BLOCK * (near & w_road).bit_count()
         x ^= low
-    # stacks: reserves and captives
+    # stacks: reserves and captives within the carry limit
     colors = board.colors
+    n = t.size
     for sq, h in enumerate(board.heights):
         if h < 2:
             continue
-        below = colors[sq] & ((1 << (h - 1)) - 1)
-        blacks = below.bit_count()
-        hard = (standing >> sq) & 1
-        if (colors[sq] >> (h - 1)) & 1:
-            score -= RESERVE[hard] * blacks + CAPTIVE[hard] * (h - 1 - blacks)
+        low = h - n if h > n else 0
+        count = h - 1 - low
+        blacks = ((colors[sq] >> low) & ((1 << count) - 1)).bit_count()
+        bit = 1 << sq
+        black_top = black & bit
+        if standing & bit:
+            safety = 2
         else:
-            score += RESERVE[hard] * (h - 1 - blacks) + CAPTIVE[hard] * blacks
+            safety = 0 if neighbours(t, bit) & (white if black_top else black) else 1
+        if black_top:
+            score -= RESERVE[safety] * blacks + CAPTIVE[safety] * (count - blacks)
+        else:
+            score += RESERVE[safety] * (count - blacks) + CAPTIVE[safety] * blacks
     # roads
     score += _groups_score(t, et, w_road) - _groups_score(t, et, b_road)
     value = TEMPO + (-score if turn else score)

@@ -4,12 +4,15 @@ It plays a move that wins at once when there is one; otherwise it avoids every m
 which the opponent has a road in one (so it blocks a threatened road when it can), and
 among the rest picks the move with the best static evaluation (`bots.tak_eval`), breaking
 ties at random (the `Seed` option makes games reproducible; 0 draws a fresh seed).
+When `stop` is set or its share of the clock runs out (big boards with tall stacks have
+hundreds of slides) it plays the best move among those tried so far.
 """
 
 from __future__ import annotations
 
 import random
 import threading
+import time
 from typing import Any, ClassVar
 
 from bots.base import Bot, BotOption, Info, Limits, Report
@@ -19,6 +22,10 @@ from rules.tak.board import DRAW, code_ptn
 from rules.tak.game import TakGame
 
 LOSS = -1_000_000
+
+
+def out_of_time(stop: threading.Event, deadline: float | None) -> bool:
+    return stop.is_set() or (deadline is not None and time.monotonic() > deadline)
 
 
 class GreedyBot(Bot):
@@ -49,10 +56,14 @@ class GreedyBot(Bot):
             raise ValueError("no legal action: the game is over")
         board = game.fast_board()
         me = board.turn
+        budget = limits.budget_ms(me)
+        deadline = time.monotonic() + budget * 0.8 / 1000 if budget is not None else None
         best: list[int] = []
         best_value = LOSS - 1
         nodes = 0
         for code in board.moves():
+            if best and not nodes & 15 and out_of_time(stop, deadline):
+                break
             nodes += 1
             board.make(code)
             res = board.result()

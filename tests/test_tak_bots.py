@@ -201,3 +201,16 @@ def test_time_plan_stays_inside_the_hosts_share(limits: Limits) -> None:
     host = limits.budget_ms(0)
     assert budget.soft is not None and budget.hard is not None and host is not None
     assert 0 < budget.soft <= budget.hard <= max(host * 0.95, 5.0)
+
+
+def test_greedy_answers_at_once_when_stopped() -> None:
+    game = TakGame.from_tps(
+        "x6,1,x/x8/x4,2S,x3/x4,12,x3/x3,112,2,1,x,2C/x2,12,11221S,2,x3/"
+        "x,2,12,x,2,x,21C,21/x,1111112C,2,x2,1,1,x 1 31"
+    )
+    stop = threading.Event()
+    stop.set()
+    infos, report = collect()
+    move = make_bot("tak", "greedy").think(game.copy(), Limits(), stop, report)
+    assert move in game.legal()
+    assert infos[0].nodes is not None and infos[0].nodes < len(game.legal())
