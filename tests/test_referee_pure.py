@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from collections import Counter
@@ -21,6 +22,8 @@ from adapters.referee.openings import (
     parse_records,
 )
 from adapters.referee.records import GameRecord, MoveNote, OrderedWriter, score_comment
+from adapters.referee.report import ConsoleReporter, final_report
+from adapters.referee.runner import MatchProgress
 from adapters.referee.schedule import (
     ScheduleError,
     alignment_warning,
@@ -403,3 +406,31 @@ def test_build_config_names_duplicates_and_checks_counts() -> None:
         {"game": "traxit", "rules": {"teams": "true"}, "engines": [{"bot": "random"}] * 4}
     )
     assert teams.rules["players"] == "4"
+
+
+# ---- progress ----------------------------------------------------------------------------
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_console_shows_a_status_line_on_a_terminal_and_plain_lines_elsewhere() -> None:
+    config = build_config({"engines": [{"bot": "random", "name": "a"}, {"bot": "random"}]})
+    progress = MatchProgress(config, total=2)
+    game = FinishedGame(0, (0, 1), (0,), 0, "R-0", "normal", "road", 9, "")
+    progress.finished[0] = progress.last = game
+    tty, plain = _Tty(), io.StringIO()
+    for stream in (tty, plain):
+        reporter = ConsoleReporter(stream)
+        reporter("start", progress)
+        reporter("game", progress)
+        reporter.close()
+    assert (
+        "[1/2] game 1: a vs random: R-0 (road, 9 plies) | a 1/1  random 0/1\n" in plain.getvalue()
+    )
+    assert "\r" not in plain.getvalue()
+    assert "\r\x1b[K[1/2] running 0 | a 1/1  random 0/1" in tty.getvalue()
+    report = final_report(progress)
+    assert "a vs random: games 1, W-L-D 1-0-0" in report and "Ptnml(0-2) [0, 0, 0, 0, 0]" in report
