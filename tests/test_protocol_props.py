@@ -6,7 +6,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tei.protocol import (
-    _INFO_KEYWORDS,
     BestMove,
     Go,
     Info,
@@ -17,8 +16,9 @@ from tei.protocol import (
     parse_engine_line,
     parse_gui_line,
 )
+from tei.protocol_messages import INFO_KEYWORDS
 
-KEYWORDS = _INFO_KEYWORDS | {"name", "value", "type", "default", "min", "max", "var", "moves"}
+KEYWORDS = INFO_KEYWORDS | {"name", "value", "type", "default", "min", "max", "var", "moves"}
 word = st.text(
     alphabet=st.characters(whitelist_categories=("L", "N", "P", "S"), max_codepoint=0x2FF),
     min_size=1,

@@ -1,0 +1,324 @@
+"""The TEI messages: one frozen attrs class per command, each printing itself with
+`to_line()`. Parsing lives in `tei.protocol`, which re-exports everything here."""
+
+from __future__ import annotations
+
+import attrs
+
+
+class ProtocolError(ValueError):
+    """A malformed line of a known TEI command; the message quotes the line."""
+
+
+def _join(*parts: str | None) -> str:
+    return " ".join(part for part in parts if part is not None and part != "")
+
+
+# ---- GUI -> engine ----------------------------------------------------------------------
+
+
+@attrs.frozen
+class Tei:
+    """`tei`: the first command; the engine answers with id and option lines, then `teiok`."""
+
+    def to_line(self) -> str:
+        return "tei"
+
+
+@attrs.frozen
+class SetOption:
+    """`setoption name <name> [value <value>]`; a button has no value (None)."""
+
+    name: str
+    value: str | None = None
+
+    def to_line(self) -> str:
+        if self.value is None:
+            return f"setoption name {self.name}"
+        return f"setoption name {self.name} value {self.value}".rstrip()
+
+
+@attrs.frozen
+class IsReady:
+    """`isready`: the engine answers `readyok`, even while it searches."""
+
+    def to_line(self) -> str:
+        return "isready"
+
+
+@attrs.frozen
+class TeiNewGame:
+    """`teinewgame 6` (legacy) or `teinewgame size 6 halfkomi 4` (TEI v1, `v1=True`)."""
+
+    size: int | None = None
+    halfkomi: int | None = None
+    v1: bool = False
+
+    def to_line(self) -> str:
+        if not self.v1:
+            return _join("teinewgame", None if self.size is None else str(self.size))
+        parts = ["teinewgame"]
+        if self.size is not None:
+            parts += ["size", str(self.size)]
+        if self.halfkomi is not None:
+            parts += ["halfkomi", str(self.halfkomi)]
+        return " ".join(parts)
+
+
+@attrs.frozen
+class Position:
+    """`position startpos|tps <position string> [moves ...]`.
+
+    `position` is None for `startpos`, else the game's position string: every word after
+    `tps` up to `moves`, joined by single spaces (TPS is three words; Trike and Traxit
+    position strings travel the same way).
+    """
+
+    position: str | None
+    moves: tuple[str, ...] = ()
+
+    def to_line(self) -> str:
+        head = "position startpos" if self.position is None else f"position tps {self.position}"
+        if self.moves:
+            return f"{head} moves {' '.join(self.moves)}"
+        return head
+
+
+GO_INTS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime")
+
+
+@attrs.frozen
+class Go:
+    """`go [wtime n] [btime n] [winc n] [binc n] [movestogo n] [depth n] [nodes n]
+    [movetime n] [infinite]`; times in milliseconds. A bare `go` has every field None."""
+
+    wtime: int | None = None
+    btime: int | None = None
+    winc: int | None = None
+    binc: int | None = None
+    movestogo: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    movetime: int | None = None
+    infinite: bool = False
+    #: words of the line that are no known `go` field (not printed by to_line)
+    skipped: tuple[str, ...] = ()
+
+    def to_line(self) -> str:
+        parts = ["go"]
+        for key in GO_INTS:
+            value = getattr(self, key)
+            if value is not None:
+                parts += [key, str(value)]
+        if self.infinite:
+            parts.append("infinite")
+        return " ".join(parts)
+
+
+@attrs.frozen
+class Stop:
+    """`stop`: end the search now; the engine still answers `bestmove`."""
+
+    def to_line(self) -> str:
+        return "stop"
+
+
+@attrs.frozen
+class Quit:
+    """`quit`: exit as soon as possible."""
+
+    def to_line(self) -> str:
+        return "quit"
+
+
+# ---- engine -> GUI ----------------------------------------------------------------------
+
+
+@attrs.frozen
+class Id:
+    """`id name <text>`, `id author <text>`, `id version <text>`."""
+
+    key: str
+    value: str
+
+    def to_line(self) -> str:
+        return _join("id", self.key, self.value)
+
+
+OPTION_KEYS = ("type", "default", "min", "max", "var")
+
+
+@attrs.frozen
+class OptionDecl:
+    """`option name <name> type <type> [default <v>] [min <n>] [max <n>] [var <v>]...`.
+
+    An empty string default is written `<empty>` (the UCI habit) and read back as "".
+    """
+
+    name: str
+    type: str
+    default: str | None = None
+    min: int | None = None
+    max: int | None = None
+    vars: tuple[str, ...] = ()
+
+    def to_line(self) -> str:
+        parts = ["option", "name", self.name, "type", self.type]
+        if self.default is not None:
+            parts += ["default", self.default if self.default != "" else "<empty>"]
+        if self.min is not None:
+            parts += ["min", str(self.min)]
+        if self.max is not None:
+            parts += ["max", str(self.max)]
+        for var in self.vars:
+            parts += ["var", var]
+        return " ".join(parts)
+
+
+@attrs.frozen
+class SizeDecl:
+    """TEI v1 `size 5 6 halfkomi 0 4`: the sizes and half-komi values an engine plays."""
+
+    sizes: tuple[int, ...]
+    halfkomis: tuple[int, ...] = ()
+
+    def to_line(self) -> str:
+        parts = ["size", *map(str, self.sizes)]
+        if self.halfkomis:
+            parts += ["halfkomi", *map(str, self.halfkomis)]
+        return " ".join(parts)
+
+
+@attrs.frozen
+class TeiOk:
+    """`teiok`: the end of the id/option block."""
+
+    def to_line(self) -> str:
+        return "teiok"
+
+
+@attrs.frozen
+class ReadyOk:
+    """`readyok`: the answer to `isready`."""
+
+    def to_line(self) -> str:
+        return "readyok"
+
+
+BOUNDS = ("lowerbound", "upperbound")
+OUTCOMES = ("win", "loss", "draw")
+
+
+@attrs.frozen
+class Score:
+    """An `info score`: `cp <n> [lowerbound|upperbound]` or `solved <win|loss|draw> [<plies>]`.
+
+    For kind "solved", `bound` holds the outcome and `value` the plies to it. Other kinds
+    some engines print (`mate <n>`) are kept as they come, with `value`.
+    """
+
+    kind: str
+    value: int | None = None
+    bound: str | None = None
+
+    def to_line(self) -> str:
+        if self.kind == "solved":
+            return _join(
+                "score solved", self.bound, None if self.value is None else str(self.value)
+            )
+        return _join(
+            "score", self.kind, None if self.value is None else str(self.value), self.bound
+        )
+
+
+#: words that end a `pv` (ours plus the UCI ones other parsers know)
+INFO_KEYWORDS = frozenset(
+    {
+        "depth",
+        "seldepth",
+        "time",
+        "nodes",
+        "nps",
+        "hashfull",
+        "score",
+        "wdl",
+        "multipv",
+        "pv",
+        "string",
+        "error",
+        "currmove",
+        "currmovenumber",
+        "tbhits",
+        "cpuload",
+        "refutation",
+        "currline",
+    }
+)
+INFO_INTS = ("depth", "seldepth", "time", "nodes", "nps", "hashfull", "multipv")
+
+
+@attrs.frozen
+class Info:
+    """`info <key value>...`. `pv` runs to the next keyword, `string` to the end of the line,
+    `error` to the end of the line or a `string` word. Unknown or malformed fields are kept
+    in `skipped` (never printed)."""
+
+    depth: int | None = None
+    seldepth: int | None = None
+    time: int | None = None
+    nodes: int | None = None
+    nps: int | None = None
+    hashfull: int | None = None
+    score: Score | None = None
+    wdl: tuple[int, int, int] | None = None
+    multipv: int | None = None
+    pv: tuple[str, ...] = ()
+    string: str | None = None
+    error: str | None = None
+    skipped: tuple[str, ...] = ()
+
+    def to_line(self) -> str:
+        parts = ["info"]
+        for key in ("multipv", "depth", "seldepth"):
+            value = getattr(self, key)
+            if value is not None:
+                parts += [key, str(value)]
+        if self.score is not None:
+            parts.append(self.score.to_line())
+        if self.wdl is not None:
+            parts += ["wdl", *map(str, self.wdl)]
+        for key in ("nodes", "nps", "hashfull", "time"):
+            value = getattr(self, key)
+            if value is not None:
+                parts += [key, str(value)]
+        if self.pv:
+            parts += ["pv", *self.pv]
+        if self.error is not None:
+            parts += ["error", self.error]
+        if self.string is not None:
+            parts += ["string", self.string]
+        return " ".join(parts).rstrip()
+
+
+@attrs.frozen
+class BestMove:
+    """`bestmove <move>`; `bestmove --` (move None) when there is no move to give."""
+
+    move: str | None
+
+    def to_line(self) -> str:
+        return f"bestmove {self.move if self.move is not None else '--'}"
+
+
+@attrs.frozen
+class Unknown:
+    """A line whose first word is no known command (kept stripped); "" for an empty line."""
+
+    line: str
+
+    def to_line(self) -> str:
+        return self.line
+
+
+GuiMessage = Tei | SetOption | IsReady | TeiNewGame | Position | Go | Stop | Quit | Unknown
+EngineMessage = Id | OptionDecl | SizeDecl | TeiOk | ReadyOk | Info | BestMove | Unknown
