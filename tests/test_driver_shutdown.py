@@ -6,7 +6,7 @@ import os
 
 import pytest
 import trio
-from engines.procs import alive, fake, group_members
+from engines.procs import alive, fake, fake_processes, group_members
 from engines.toy_game import PlaceGame
 
 from bots.base import Limits
@@ -90,3 +90,13 @@ async def test_several_engines_at_once_all_end() -> None:
     for pid in pids:
         assert_gone(pid)
     assert os.getpgid(0) not in pids
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.001, 0.005, 0.02, 0.05, 0.1])
+async def test_cancellation_at_any_moment_leaves_nothing(delay: float) -> None:
+    """Cancelled while starting, shaking hands, preparing or searching."""
+    with trio.move_on_after(delay):
+        async with open_engine(fake("slow", "--delay", "5"), quit_grace=0.2) as engine:
+            await engine.new_game("tak", {"size": "5"})
+            await engine.play(PlaceGame(5), Limits(movetime=5000), deadline=trio.current_time() + 9)
+    assert fake_processes() == []
