@@ -58,6 +58,8 @@ class Searcher:
 
     def __init__(self) -> None:
         self.tt: dict[int, tuple[int, int, int, int]] = {}
+        #: static evaluations by position hash
+        self.evals: dict[int, int] = {}
         self.size = 0
         self.prior: list[int] = []
         self.order: list[list[int]] = []
@@ -83,10 +85,13 @@ class Searcher:
             self.order = [self.prior[:], self.prior[:]]
             self.touched = set()
             self.tt.clear()
+            self.evals.clear()
         else:
             self._age_history()
         if len(self.tt) > TT_LIMIT:
             self.tt.clear()
+        if len(self.evals) > TT_LIMIT:
+            self.evals.clear()
         self.board = board
         for pair in self.killers:
             pair[0] = pair[1] = 0
@@ -172,7 +177,11 @@ class Searcher:
         if depth <= 0:
             threats = win_squares(t, theirs, empty).bit_count() if theirs else 0
             if not threats or ply >= self.max_ply:
-                return static(board, threats)
+                key = board.hash
+                value = self.evals.get(key)
+                if value is None:
+                    value = self.evals[key] = static(board, threats)
+                return value
             depth = 1  # the opponent threatens a road: look for the block
         # transposition table
         key = board.hash
