@@ -22,6 +22,7 @@ from rules.game import Game
 from rules.registry import GAME_NAMES, game_class
 from tei import protocol as p
 from tei.engine_options import HostOption, OptionValueError, from_bot_option, game_options
+from tei.engine_timing import limits_of, search_deadlines
 
 AUTHOR = "the tei-host authors"
 #: Tak board sizes and half-komi values announced in TEI v1 `size` lines
@@ -89,34 +90,6 @@ class _Search:
 
 def _error(text: str) -> Send:
     return Send(p.Info(string=f"error: {text}").to_line())
-
-
-def search_deadlines(limits: Limits, seat: int) -> tuple[float | None, float | None]:
-    """(soft, hard) seconds after `go`: at soft the stop flag is set, at hard the host
-    answers itself. None when only `stop`, depth or nodes end the search."""
-    budget = limits.budget_ms(seat)
-    if budget is None:
-        return None, None
-    # leave the bot at least 10 ms (a GIL switch or two) between the stop flag and the answer
-    soft = max(budget * 0.5, min(budget * 0.95, budget - 10.0))
-    hard = budget + min(budget * 0.2, 100.0)
-    if limits.movetime is not None:
-        hard = min(hard, limits.movetime * 0.97, limits.movetime - 5.0)
-    return soft / 1000.0, max(soft, hard) / 1000.0
-
-
-def _limits(go: p.Go) -> Limits:
-    return Limits(
-        wtime=go.wtime,
-        btime=go.btime,
-        winc=go.winc,
-        binc=go.binc,
-        movestogo=go.movestogo,
-        depth=go.depth,
-        nodes=go.nodes,
-        movetime=go.movetime,
-        infinite=go.infinite,
-    )
 
 
 def load_bot(game: str, name: str) -> Bot:
@@ -457,7 +430,7 @@ class HostState:
             return [*out, _error(f"go: {exc}"), Send("bestmove --")]
         if result is not None:
             return [*out, _error(f"go: the game is over ({result.code})"), Send("bestmove --")]
-        limits = _limits(go)
+        limits = limits_of(go)
         seat = game.turn
         soft, hard = search_deadlines(limits, seat)
         held = limits.infinite or (soft is None and limits.depth is None and limits.nodes is None)

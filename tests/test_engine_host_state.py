@@ -18,8 +18,8 @@ from tei.engine_state import (
     Send,
     StartSearch,
     StopSearch,
-    search_deadlines,
 )
+from tei.engine_timing import search_deadlines
 
 
 class CountGame(Game[int]):
