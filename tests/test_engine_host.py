@@ -17,11 +17,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
+import attrs
 import pytest
 
 from bots.base import Bot, Info, Limits, Report
+from bots.random_bot import RandomBot
 from rules.game import Game
 from rules.registry import game_class
+from tei.engine_options import from_bot_option
 
 HERE = Path(__file__).resolve().parent
 WAIT = 20.0  # generous liveness limit; a hung host fails the test instead of blocking it
@@ -207,7 +210,8 @@ def test_handshake_lists_options_and_ends_with_teiok(host: Callable[..., Host]) 
     assert lines[0] == "id name tei-host random"
     assert lines[1].startswith("id author ")
     assert any(line.startswith("option name Game type combo default trike") for line in lines)
-    assert "option name Seed type spin default 0 min 0 max 2147483647" in lines
+    for option in RandomBot.options:
+        assert from_bot_option(option).decl.to_line() in lines
     assert not any(line.startswith("size ") for line in lines)
     h.send("quit")
     assert h.wait_exit() == 0
@@ -331,7 +335,8 @@ def test_options_from_the_command_line_and_log(host: Callable[..., Host], tmp_pa
     log = tmp_path / "traffic.log"
     h = host("--game", "trike", "--bot", "random", "--option", "Seed=7", "--log", str(log))
     lines = h.handshake()
-    assert "option name Seed type spin default 7 min 0 max 2147483647" in lines
+    seed = next(o for o in RandomBot.options if o.name == "Seed")
+    assert from_bot_option(attrs.evolve(seed, default="7")).decl.to_line() in lines
     h.send("quit")
     assert h.wait_exit() == 0
     text = log.read_text().splitlines()
