@@ -178,6 +178,9 @@ class _Runner:
                     case Exit():
                         self._finish_all()
                         return 0
+            if self.closed:  # nobody reads our answers any more
+                self._finish_all()
+                return 0
             self._finish_stale()
 
     def _dispatch(self, event: _Event, now: float) -> list[Effect]:

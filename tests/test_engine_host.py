@@ -447,3 +447,25 @@ def test_a_flooding_bot_cannot_bury_isready_and_stop(host: Callable[..., Host]) 
     assert legal_after("trike", "7", ["d2"], bestmove(h.expect("bestmove")))
     h.send("go movetime 100")
     assert legal_after("trike", "7", ["d2"], bestmove(h.expect("bestmove")))
+
+
+def test_closed_stdout_ends_the_host() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tei", "engine", "--game", "trike", "--bot", "random"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        proc.stdout.close()
+        proc.stdin.write(b"tei\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=WAIT) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        for stream in (proc.stdin, proc.stderr):
+            if stream is not None:
+                stream.close()
