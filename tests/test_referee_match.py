@@ -60,6 +60,7 @@ async def test_every_fault_loses_the_game_and_the_match_goes_on(
         bad_seat = game.seats.index(1)
         assert game.termination == termination
         assert bad_seat not in game.winners
+        assert game.culprit == 1
     tags = records(out)
     assert [t["Termination"] for t in tags] == [termination, termination]
     for record in games(out):

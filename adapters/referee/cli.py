@@ -210,6 +210,13 @@ def run(args: argparse.Namespace) -> int:
     warning = alignment_warning(config.games, len(match.schedule[0].seats))
     if warning and not args.quiet:
         print(f"tei match: warning: {warning}", file=sys.stderr)
+    cpus = os.cpu_count() or 1
+    if config.concurrency > cpus and not args.quiet:
+        print(
+            f"tei match: warning: --concurrency {config.concurrency} is more than the"
+            f" {cpus} processors; engines will share them and may lose on time",
+            file=sys.stderr,
+        )
     console = ConsoleReporter(sys.stdout, quiet=args.quiet)
 
     def report(event: str, progress: MatchProgress) -> None:

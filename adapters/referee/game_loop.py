@@ -88,6 +88,8 @@ class GameResult:
     record: GameRecord
     plies: int
     detail: str = ""
+    #: the engine at fault (None when the rules or an adjudication ended the game)
+    culprit: int | None = None
 
 
 def _tag_size(game: str, rules: Mapping[str, str]) -> str | None:
@@ -153,10 +155,11 @@ async def play_game(
     termination = NORMAL
     restart: set[int] = set()
     detail = ""
+    culprit: int | None = None
 
     def fault(seat: int, why: str, exc: BaseException, restart_it: bool) -> Outcome:
-        nonlocal termination, detail
-        termination, detail = why, str(exc)
+        nonlocal termination, detail, culprit
+        termination, detail, culprit = why, str(exc), pairing.seats[seat]
         if restart_it:
             restart.add(pairing.seats[seat])
         return forfeit_outcome(game, seat, why, teams)
@@ -274,6 +277,7 @@ async def play_game(
         outcome=outcome,
         termination=termination,
         restart=tuple(sorted(restart)),
+        culprit=culprit,
         record=record,
         plies=game.ply,
         detail=detail,

@@ -123,7 +123,21 @@ def final_report(progress: MatchProgress) -> str:
         lines.append(
             "Terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items()))
         )
+    for name, by_kind in faults(progress).items():
+        listed = ", ".join(f"{k} {v}" for k, v in sorted(by_kind.items()))
+        lines.append(f"Faults of {name}: {listed}")
     return "\n".join(lines)
+
+
+def faults(progress: MatchProgress) -> dict[str, dict[str, int]]:
+    """Per engine name: how many games it lost by each fault."""
+    out: dict[str, dict[str, int]] = {}
+    for game in progress.finished.values():
+        if game.culprit is not None:
+            name = progress.config.engines[game.culprit].name
+            counts = out.setdefault(name, {})
+            counts[game.termination] = counts.get(game.termination, 0) + 1
+    return out
 
 
 def _elo_json(interval: tuple[float, float, float] | None) -> dict[str, float | None] | None:
@@ -181,6 +195,7 @@ def summary_json(progress: MatchProgress) -> dict[str, Any]:
             for s in pairs(progress)
         ],
         "restarts": {config.engines[i].name: n for i, n in progress.restarts.items()},
+        "faults": faults(progress),
         "results": [
             {
                 "index": g.index,
@@ -191,6 +206,7 @@ def summary_json(progress: MatchProgress) -> dict[str, Any]:
                 "reason": g.reason,
                 "plies": g.plies,
                 "detail": g.detail,
+                "culprit": None if g.culprit is None else config.engines[g.culprit].name,
             }
             for _, g in sorted(progress.finished.items())
         ],

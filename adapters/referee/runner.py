@@ -291,6 +291,7 @@ class Match:
             plies=result.plies,
             record=result.record.render(),
             detail=result.detail,
+            culprit=result.culprit,
         )
         if self._state is not None:
             self._state.game(finished)

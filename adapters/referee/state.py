@@ -41,8 +41,9 @@ class FinishedGame:
     reason: str
     plies: int
     record: str
-    #: what went wrong when an engine was at fault
+    #: what went wrong when an engine was at fault, and which engine it was
     detail: str = ""
+    culprit: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = attrs.asdict(self)
@@ -63,6 +64,7 @@ class FinishedGame:
                 plies=int(data["plies"]),
                 record=str(data["record"]),
                 detail=str(data.get("detail", "")),
+                culprit=None if data.get("culprit") is None else int(data["culprit"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"bad game entry in state file: {exc}") from exc
