@@ -149,14 +149,24 @@ class HostState:
                 f"{why} (games available: {offered})"
             )
         rules = config.rules
+        try:
+            halfkomi = int(rules.get("halfkomi", "0")) if config.game == "tak" else 0
+            players = int(rules.get("players", "2")) if config.game == "traxit" else 2
+        except ValueError as exc:
+            raise HostSetupError(f"bad rules option: {exc}") from None
         self.options: list[HostOption] = game_options(
             self.bots,
             config.game,
-            halfkomi=int(rules.get("halfkomi", "0")) if config.game == "tak" else 0,
-            players=int(rules.get("players", "2")) if config.game == "traxit" else 2,
+            halfkomi=halfkomi,
+            players=players,
             teams=rules.get("teams", "false").lower() == "true",
             short=rules.get("shortgame", "false").lower() == "true",
         )
+        for option in self.options:
+            try:
+                option.check(option.decl.default)
+            except OptionValueError as exc:
+                raise HostSetupError(f"{exc} (from the command line)") from None
         own = {o.name.lower() for o in self.options}
         for bot in self.bots.values():
             for bot_option in bot.options:

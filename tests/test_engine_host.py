@@ -346,9 +346,18 @@ def test_options_from_the_command_line_and_log(host: Callable[..., Host], tmp_pa
 
 
 def test_bad_command_line_is_refused() -> None:
-    for args in (["--bot", "nosuchbot"], ["--option", "Nope=1"], ["--option", "HalfKomi"]):
+    for args in (
+        ["--bot", "nosuchbot"],
+        ["--option", "Nope=1"],
+        ["--option", "HalfKomi"],
+        ["--bot", "random", "--game", "tak", "--komi", "5"],
+        ["--bot", "random", "--game", "traxit", "--players", "7"],
+        ["--bot", "random", "--game", "tak", "--rule", "halfkomi=x"],
+        ["--bot", "test_engine_host:NoSuchBot"],
+    ):
         done = subprocess.run(
             [sys.executable, "-m", "tei", "engine", "--game", "trike", *args],
+            env={**os.environ, "PYTHONPATH": str(HERE)},
             capture_output=True,
             text=True,
             timeout=WAIT,
