@@ -11,10 +11,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from referee_support import ENGINE, play, refbot, settings
 
 from adapters.referee.openings import read_records
+from adapters.referee.report import final_report
 from rules.registry import game_class
+from tei.cli import main
 
 
 def referee(*args: str) -> list[str]:
@@ -194,7 +197,9 @@ def test_config_file_each_and_engine_options(tmp_path: Path) -> None:
     assert "Elo" in done.stdout and "LOS" in done.stdout and "Ptnml(0-2)" in done.stdout
 
 
-def test_bad_settings_are_reported_not_raised(tmp_path: Path) -> None:
+def test_bad_settings_are_reported_not_raised(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cases = [
         (["--engine", "cmd=true", "--engine", "cmd=true", "tc=fast"], "tc"),
         (["--engine", "cmd=true", "colour=red", "--engine", "cmd=true"], "colour"),
@@ -204,9 +209,10 @@ def test_bad_settings_are_reported_not_raised(tmp_path: Path) -> None:
         (["--ptnout", str(tmp_path / "no" / "such.ptn")], "such.ptn"),
     ]
     for args, word in cases:
-        done = subprocess.run(referee(*args), capture_output=True, text=True, timeout=60)
-        assert done.returncode == 2, (args, done.stderr)
-        assert word in done.stderr and "Traceback" not in done.stderr
+        code = main(["match", *args])
+        err = capsys.readouterr().err
+        assert code == 2, (args, err)
+        assert word in err and "Traceback" not in err
 
 
 def test_help_lists_the_options() -> None:
@@ -229,16 +235,18 @@ async def test_traxit_with_three_engines_rotates_every_seat(tmp_path: Path) -> N
     assert all(r.moves and r.moves[0].startswith("@") for r in found)
 
 
-async def test_traxit_four_engines_and_teams(tmp_path: Path) -> None:
+async def test_traxit_team_match_of_four_engines(tmp_path: Path) -> None:
     engines = [refbot("good", "--seed", str(i), name=f"p{i}") for i in range(4)]
-    progress = await play(settings(engines, game="traxit", rules={"players": "4"}, games=4))
-    assert len(progress.finished) == 4
-    teams = await play(
-        settings(engines, game="traxit", rules={"teams": "true", "shortgame": "true"}, games=2)
-    )
+    rules = {"teams": "true", "shortgame": "true"}
+    teams = await play(settings(engines, game="traxit", rules=rules, games=4))
+    assert len(teams.finished) == 4
+    for engine in range(4):
+        assert sorted(g.seats.index(engine) for g in teams.finished.values()) == [0, 1, 2, 3]
     for game in teams.finished.values():
         assert game.termination == "normal"
         assert set(game.winners) in ({0, 2}, {1, 3}, {0, 1, 2, 3})
+    report = final_report(teams)
+    assert "p0+p2" in report and "p1+p3" in report
 
 
 async def test_a_faulty_engine_loses_for_its_team(tmp_path: Path) -> None:
