@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from referee_support import play, refbot, settings
 
+from adapters.referee.config import build_config
 from adapters.referee.engines import EngineSpec, MatchError
 from adapters.referee.openings import RecordText, load_book, read_records
+from adapters.referee.runner import Match
 from adapters.referee.state import read_state
 from rules.registry import game_class
 
@@ -235,3 +237,20 @@ async def test_a_record_written_but_not_noted_is_not_written_twice(tmp_path: Pat
     progress = await play(match, state=state, resume=True)
     assert len(progress.finished) == 4
     assert [t["Round"] for t in records(out)] == ["1.1", "1.2", "1.3", "1.4"]
+
+
+async def test_restart_on_gives_every_game_a_fresh_process(tmp_path: Path) -> None:
+    log = tmp_path / "traffic.log"
+    engines = [refbot("good", name="fresh", restart="on"), refbot("good", name="kept")]
+    await play(settings(engines, log=str(log), games=3))
+    handshakes = [ln.split()[1] for ln in log.read_text().splitlines() if ln.endswith("> tei")]
+    assert handshakes.count("fresh") == 1 + 3  # the up-front check, then one per game
+    assert handshakes.count("kept") == 1 + 1
+
+
+def test_openings_plies_cuts_the_book(tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text("a1 d4 b2\n")
+    base = settings([refbot("good"), refbot("good", name="b")], openings=[str(book)])
+    assert Match(build_config({**base, "openings_plies": 1})).book[0].moves == ("a1",)
+    assert Match(build_config(base)).book[0].moves == ("a1", "d4", "b2")

@@ -38,6 +38,7 @@ engine keys (for --engine and --each):
   tc=BASE+INC        clock in seconds, e.g. tc=10+0.1 or tc=1:30+1; tc=inf for none
   st=SECONDS         fixed time per move;  nodes=N  depth=N  passed on to `go`
   margin=MS          how far past its time a move may arrive (default 50)
+  restart=on         a fresh process for every game (default auto: after a fault)
 
 examples:
   tei match
@@ -80,6 +81,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--openings-order", choices=("sequential", "random"), help="default: sequential"
     )
     sch.add_argument("--openings-start", type=int, help="first book entry used (0-based)")
+    sch.add_argument(
+        "--openings-plies", type=int, help="play at most this many actions of each opening"
+    )
     sch.add_argument("--seed", type=int, help="seed of the random opening order")
     judge = parser.add_argument_group("judging and time")
     judge.add_argument(
@@ -170,6 +174,7 @@ def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
         "openings_format",
         "openings_order",
         "openings_start",
+        "openings_plies",
         "seed",
         "max_plies",
         "grace",

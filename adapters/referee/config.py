@@ -28,6 +28,7 @@ ENGINE_KEYS = (
     "nodes",
     "depth",
     "margin",
+    "restart",
     "options",
 )
 
@@ -48,6 +49,7 @@ DEFAULTS: dict[str, Any] = {
     "openings_format": "auto",
     "openings_order": "sequential",
     "openings_start": 0,
+    "openings_plies": None,
     "seed": None,
     "max_plies": 1000,
     "grace": 1.0,
@@ -116,6 +118,9 @@ def engine_spec(entry: Mapping[str, Any], game: str, number: int) -> EngineSpec:
     extra = entry.get("arg") or []
     if isinstance(extra, str):
         extra = [extra]
+    restart = str(entry.get("restart", "auto")).lower()
+    if restart not in ("auto", "on"):
+        raise MatchError(f"engine {label!r}: restart={restart} is not auto or on")
     if entry.get("bot"):
         if entry.get("cmd"):
             raise MatchError(f"engine {label!r}: give cmd= or bot=, not both")
@@ -126,6 +131,7 @@ def engine_spec(entry: Mapping[str, Any], game: str, number: int) -> EngineSpec:
             options=options,
             control=control,
             cwd=entry.get("dir"),
+            restart=restart == "on",
         )
     cmd = entry.get("cmd")
     if not cmd:
@@ -139,6 +145,7 @@ def engine_spec(entry: Mapping[str, Any], game: str, number: int) -> EngineSpec:
         cwd=entry.get("dir"),
         options=options,
         control=control,
+        restart=restart == "on",
     )
 
 
@@ -179,6 +186,7 @@ class MatchConfig:
     openings_format: str
     openings_order: str
     openings_start: int
+    openings_plies: int | None
     seed: int | None
     max_plies: int | None
     grace: float
@@ -232,6 +240,7 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
             openings_format=str(s["openings_format"]),
             openings_order=str(s["openings_order"]),
             openings_start=int(s["openings_start"]),
+            openings_plies=None if s["openings_plies"] is None else int(s["openings_plies"]),
             seed=None if s["seed"] is None else int(s["seed"]),
             max_plies=None if not s["max_plies"] else int(s["max_plies"]),
             grace=float(s["grace"]),

@@ -30,6 +30,8 @@ class EngineSpec:
     control: TimeControl = attrs.field(factory=TimeControl)
     #: the built-in bot it runs, if any (for the summary)
     bot: str | None = None
+    #: start a fresh process for every game (restart=on); else only after a fault
+    restart: bool = False
 
     @classmethod
     def builtin(cls, game: str, bot: str, **kwargs: Any) -> EngineSpec:

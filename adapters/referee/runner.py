@@ -104,6 +104,10 @@ class Match:
             cls = game_class(config.game)
             if config.openings:
                 self.book = load_book(config.openings, config.openings_format)
+                if config.openings_plies is not None:
+                    self.book = [
+                        attrs.evolve(o, moves=o.moves[: config.openings_plies]) for o in self.book
+                    ]
             for index, opening in enumerate(self.book):
                 self.starts[index] = opening.start(config.game, dict(config.rules))
             self.starts[None] = cls.new(dict(config.rules))
@@ -272,6 +276,9 @@ class Match:
                     for engine in result.restart:
                         self.progress.restarts[engine] += 1
                         await slots[engine].close()
+                    for engine in pairing.seats:
+                        if self.config.engines[engine].restart:
+                            await slots[engine].close()
                     self._game_done(result)
             finally:
                 with trio.CancelScope(shield=True):
