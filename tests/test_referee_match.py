@@ -254,3 +254,21 @@ def test_openings_plies_cuts_the_book(tmp_path: Path) -> None:
     base = settings([refbot("good"), refbot("good", name="b")], openings=[str(book)])
     assert Match(build_config({**base, "openings_plies": 1})).book[0].moves == ("a1",)
     assert Match(build_config(base)).book[0].moves == ("a1", "d4", "b2")
+
+
+async def test_threefold_repetition_is_a_referee_rule(tmp_path: Path) -> None:
+    # flats shuffled back and forth on 3x3: the position after ply 2 returns at 6 and 10
+    script = "a1 c3 c3< a1> b3> b1< c3< a1> b3> b1< c3< a1> b3> b1<"
+    engines = [refbot("good", "--script", script), refbot("good", "--script", script, name="b")]
+    drawn = await play(
+        settings(engines, rules={"size": "3", "repetition": "true"}, games=1, max_plies=14)
+    )
+    game = drawn.finished[0]
+    assert (game.termination, game.reason, game.code, game.plies) == (
+        "adjudicated",
+        "repetition",
+        "1/2-1/2",
+        10,
+    )
+    plain = await play(settings(engines, rules={"size": "3"}, games=1, max_plies=14))
+    assert plain.finished[0].reason == "max plies" and plain.finished[0].plies == 14

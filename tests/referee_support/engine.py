@@ -14,7 +14,8 @@ request from a given ply on.
 
 --at PLY: misbehave only when the game has at least PLY plies (default 0);
 --delay S: think S seconds before each answer (honours stop); --seed N; --tag WORD
-(ignored: lets a test find its processes).
+(ignored: lets a test find its processes); --script "a1 c3 ...": the action to play at
+each ply while the script lasts.
 """
 
 from __future__ import annotations
@@ -89,6 +90,9 @@ class Engine:
             return "a1"
         if self.misbehaving() and mode == "malformed":
             return "???"
+        script = self.args.script.split()
+        if game.ply < len(script):
+            return str(script[game.ply])
         return game.format_action(self.rng.choice(game.legal()))
 
     def think(self) -> None:
@@ -144,6 +148,7 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tag", default="", help="ignored; marks the process for tests")
+    parser.add_argument("--script", default="", help="the actions to play, by ply")
     Engine(parser.parse_args()).run()
     time.sleep(0)
 
