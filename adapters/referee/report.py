@@ -102,15 +102,7 @@ def final_report(progress: MatchProgress) -> str:
     sprt = config.sprt
     if sprt is not None and pair_stats_list:
         first = pair_stats(progress.scores(), 0, 1)
-        counts = (
-            first.penta
-            if sprt.model == "pentanomial"
-            else (
-                first.losses,
-                first.draws,
-                first.wins,
-            )
-        )
+        counts = sprt.counts(first)
         lines.append(
             f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}"
             f" ({sprt.model}): LLR {sprt.llr(counts):.3f} [{sprt.lower:.3f}, {sprt.upper:.3f}]"
@@ -213,15 +205,7 @@ def summary_json(progress: MatchProgress) -> dict[str, Any]:
     }
     if config.sprt is not None:
         first = pair_stats(scores, 0, 1)
-        counts = (
-            first.penta
-            if config.sprt.model == "pentanomial"
-            else (
-                first.losses,
-                first.draws,
-                first.wins,
-            )
-        )
+        counts = config.sprt.counts(first)
         data["sprt"] = {
             "elo0": config.sprt.elo0,
             "elo1": config.sprt.elo1,

@@ -319,15 +319,7 @@ class Match:
         if sprt is None or self._stopping:
             return
         stats = pair_stats(self.progress.scores(), 0, 1)
-        counts = (
-            stats.penta
-            if sprt.model == "pentanomial"
-            else (
-                stats.losses,
-                stats.draws,
-                stats.wins,
-            )
-        )
+        counts = sprt.counts(stats)
         decision = sprt.decide(counts)
         if decision is not None:
             self._stopping = True

@@ -21,6 +21,7 @@ import attrs
 from adapters.referee.stats import (
     PENTANOMIAL_VALUES,
     TRINOMIAL_VALUES,
+    PairStats,
     mean_and_variance,
     score_from_elo,
 )
@@ -85,6 +86,12 @@ class Sprt:
     def upper(self) -> float:
         """The bound at which H1 is accepted."""
         return math.log((1 - self.beta) / self.alpha)
+
+    def counts(self, pair: PairStats) -> tuple[int, ...]:
+        """The samples of a pair for this model: pair classes, or (losses, draws, wins)."""
+        if self.model == "pentanomial":
+            return pair.penta
+        return (pair.losses, pair.draws, pair.wins)
 
     def llr(self, counts: Sequence[int]) -> float:
         """The LLR of trinomial (L, D, W) or pentanomial (5 pair classes) counts."""
