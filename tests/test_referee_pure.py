@@ -434,3 +434,37 @@ def test_console_shows_a_status_line_on_a_terminal_and_plain_lines_elsewhere() -
     assert "\r\x1b[K[1/2] running 0 | a 1/1  random 0/1" in tty.getvalue()
     report = final_report(progress)
     assert "a vs random: games 1, W-L-D 1-0-0" in report and "Ptnml(0-2) [0, 0, 0, 0, 0]" in report
+
+
+def _exact_gsprt(counts: tuple[int, ...], values: tuple[float, ...], e0: float, e1: float) -> float:
+    """The exact generalised SPRT: the log-likelihood of the most likely distribution with
+    mean score s1 minus the one with mean s0 (Lagrange multiplier found by bisection)."""
+
+    def loglik(s: float) -> float:
+        n = sum(counts)
+        f = [c / n for c in counts]
+        d = [v - s for v in values]
+        lo, hi = -1 / max(d) + 1e-12, -1 / min(d) - 1e-12
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if sum(fi * di / (1 + mid * di) for fi, di in zip(f, d, strict=True)) > 0:
+                lo = mid
+            else:
+                hi = mid
+        lam = (lo + hi) / 2
+        return sum(
+            c * math.log(fi / (1 + lam * di)) for c, fi, di in zip(counts, f, d, strict=True) if c
+        )
+
+    s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in (e0, e1))
+    return loglik(s1) - loglik(s0)
+
+
+@pytest.mark.parametrize(
+    "counts", [(300, 400, 340), (280, 420, 300), (20, 120, 400, 130, 30), (60, 200, 480, 180, 80)]
+)
+def test_sprt_llr_agrees_with_the_exact_gsprt(counts: tuple[int, ...]) -> None:
+    values = (0.0, 0.5, 1.0) if len(counts) == 3 else (0.0, 0.25, 0.5, 0.75, 1.0)
+    model = "trinomial" if len(counts) == 3 else "pentanomial"
+    approx = Sprt(0, 10, model=model).llr(counts)
+    assert approx == pytest.approx(_exact_gsprt(counts, values, 0, 10), rel=0.01)
