@@ -47,8 +47,8 @@ def test_tolerates_missing_numbers_result_and_glued_numbers() -> None:
     assert record.moves == ["a1", "d4", "b2", "c3", "c2"]
     assert record.result is None
     assert record.replay().ply == 5
-    tagged = PtnGame.parse('[Size "3"]\n[Result "0-R"]\n1. a1 c3\n')
-    assert tagged.result == "0-R"
+    tagged = PtnGame.parse('\ufeff[Size "3"]\r\n[Result "0-R"]\r\n1. a1 c3\r\n')
+    assert tagged.result == "0-R" and tagged.moves == ["a1", "c3"]
 
 
 def test_explicit_forms_and_crush_marks() -> None:

@@ -199,7 +199,7 @@ def parse_many(text: str) -> list[PtnGame]:
     games: list[PtnGame] = []
     game: PtnGame | None = None
     body = False  # moves or a result seen in the current game
-    for m in _TOKEN_RE.finditer(text):
+    for m in _TOKEN_RE.finditer(text.replace("\ufeff", "")):
         kind = next(name for name in _KINDS if m[name] is not None)
         if kind == "tag":
             if game is None or body:
