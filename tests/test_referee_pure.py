@@ -388,6 +388,7 @@ def test_engine_words_each_and_defaults() -> None:
         ({"cmd": "a", "bot": "random"}, "not both"),
         ({"cmd": "a", "tc": "inf"}, "no limit"),
         ({"cmd": "a", "depth": "-1"}, "depth"),
+        ({"cmd": "a", "options": {"halfKomi": "4"}}, "set by the referee"),
     ],
 )
 def test_bad_engine_entries_are_named(entry: dict[str, str], word: str) -> None:

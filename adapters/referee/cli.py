@@ -43,7 +43,7 @@ engine keys (for --engine and --each):
 examples:
   tei match
   tei match --engine bot=search --engine bot=greedy --each tc=5+0.1 --games 10
-  tei match --engine cmd="tiltak" option.HalfKomi=4 --engine cmd=./mybot --each tc=60+1 \\
+  tei match --engine cmd="tiltak" option.Hash=256 --engine cmd=./mybot --each tc=60+1 \\
       --size 6 --komi 2 --games 100 --concurrency 4 --openings book.txt --ptnout out.ptn
   tei match --game traxit --players 3 --engine bot=search --engine bot=random \\
       --engine bot=random --games 6

@@ -32,6 +32,9 @@ ENGINE_KEYS = (
     "options",
 )
 
+#: TEI options the referee sets from the rules (lower case); engines may not override them
+RULES_BY_REFEREE = ("game", "halfkomi", "players", "teams", "shortgame")
+
 #: the clock of an engine given no tc=, st=, nodes= or depth=
 DEFAULT_TC = "10+0.1"
 
@@ -115,6 +118,12 @@ def engine_spec(entry: Mapping[str, Any], game: str, number: int) -> EngineSpec:
     if not control.timed and control.nodes is None and control.depth is None:
         raise MatchError(f"engine {label!r} has no limit: give tc=, st=, nodes= or depth=")
     options = tuple((str(k), _text(v) or "") for k, v in dict(entry.get("options") or {}).items())
+    for key, _ in options:
+        if key.lower() in RULES_BY_REFEREE:
+            raise MatchError(
+                f"engine {label!r}: option.{key} is set by the referee from the match's rules"
+                " (--game, --komi, --players, --teams, --short-game)"
+            )
     extra = entry.get("arg") or []
     if isinstance(extra, str):
         extra = [extra]
@@ -207,6 +216,8 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
     rules = {str(k).lower(): str(v) for k, v in dict(s["rules"]).items()}
     if game == "traxit" and rules.get("teams", "").lower() in ("true", "1", "yes", "on"):
         rules.setdefault("players", "4")
+    if game == "tak":
+        rules.setdefault("halfkomi", "0")  # an engine's own komi default must not count
     each = dict(s["each"] or {})
     entries = list(s["engines"] or [])
     if len(entries) < 2:
