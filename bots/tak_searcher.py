@@ -36,6 +36,7 @@ CHECK_EVERY = 128
 CODE_SPACE = 1 << 19
 TT_BONUS = 1 << 40
 KILLER_BONUS = (1 << 30, 1 << 29)
+LMP_BASE = 8
 
 
 class SearchAborted(Exception):
@@ -75,6 +76,8 @@ class Searcher:
         #: (value, move) of the best root move so far in the running iteration
         self.partial: tuple[int, int] | None = None
         self.root_moves: list[int] = []
+        #: late move pruning thresholds by depth (set per size)
+        self.lmp = [0, 0, 0]
 
     # ---- setup ----------------------------------------------------------------------
     def load(self, board: Board) -> None:
@@ -82,6 +85,7 @@ class Searcher:
         if board.size != self.size:
             self.size = board.size
             self.prior = _prior(board.size)
+            self.lmp = [0, LMP_BASE + 2 * board.size, 2 * LMP_BASE + 4 * board.size]
             self.order = [self.prior[:], self.prior[:]]
             self.touched = set()
             self.tt.clear()
@@ -225,8 +229,13 @@ class Searcher:
         best_move = 0
         a = alpha
         reduce_from = 3 if depth >= 3 else 1 << 30
+        # late move pruning: near the leaves of a null-window search only the first
+        # moves in order are tried (unless all of those lose)
+        prune_from = self.lmp[depth] if depth <= 2 and beta - alpha == 1 else 1 << 30
         next_depth = depth - 1
         for i, code in enumerate(moves):
+            if i >= prune_from and best > -WIN_BOUND:
+                break
             make(code)
             if i == 0:
                 value = -search(next_depth, -beta, -a, ply + 1)
