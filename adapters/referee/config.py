@@ -15,6 +15,7 @@ import attrs
 from adapters.referee.clock import TimeControl, TimeControlError
 from adapters.referee.engines import EngineSpec, MatchError
 from adapters.referee.sprt import Sprt, SprtError
+from tei.driver_options import DEFAULT_SIZES
 
 #: keys an engine entry may have (plus option.NAME=VALUE)
 ENGINE_KEYS = (
@@ -218,6 +219,8 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
         rules.setdefault("players", "4")
     if game == "tak":
         rules.setdefault("halfkomi", "0")  # an engine's own komi default must not count
+    if game in DEFAULT_SIZES:  # the size the engines are told is the size judged
+        rules.setdefault("size", str(DEFAULT_SIZES[game]))
     each = dict(s["each"] or {})
     entries = list(s["engines"] or [])
     if len(entries) < 2:
