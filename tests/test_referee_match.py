@@ -40,6 +40,7 @@ def replay(record: RecordText, game: str = "tak") -> object:
     ("mode", "keys", "termination", "restarted"),
     [
         ("crash", {}, "crashed", True),
+        ("crash", {"nodes": "100"}, "crashed", True),  # no clock: EOF still ends it at once
         ("hang", {"tc": "0.3+0"}, "time forfeit", True),
         ("hang", {"nodes": "100"}, "stalled", True),
         ("slow", {"st": "0.1"}, "time forfeit", False),
