@@ -56,6 +56,12 @@ class EvalTables:
         self.flat_planes = [
             sum(1 << sq for sq, v in enumerate(self.flat_pst) if v >> k & 1) for k in range(4)
         ]
+        full = (1 << (n * n)) - 1
+        cols = [sum(1 << (r * n + f) for r in range(n)) for f in range(n)]
+        #: masks keeping the files that a right shift by 1, 2, 4 does not wrap into
+        self.keep1 = full & ~sum(cols[max(0, n - 1) :])
+        self.keep2 = full & ~sum(cols[max(0, n - 2) :])
+        self.keep4 = full & ~sum(cols[max(0, n - 4) :])
         self.span_bonus = [round(140 * (s / n) ** 3) if s < n else 0 for s in range(n + 1)]
 
 
@@ -96,16 +102,13 @@ def win_squares(t: SizeTables, bits: int, empty: int) -> int:
     col_first = t.col_first
     # a road along the files needs a piece on every rank, and one across the ranks a
     # piece on every file: one placement can fill at most one gap
-    files = 0
-    x = bits
-    while x:
-        files |= x & row_first
-        x >>= n
-    ranks = 0
-    x = bits
-    for _ in range(n):
-        ranks |= x & col_first
-        x >>= 1
+    x = bits | bits >> n
+    x |= x >> 2 * n
+    files = (x | x >> 4 * n) & row_first
+    et = eval_tables(n)
+    x = bits | (bits >> 1) & et.keep1
+    x |= (x >> 2) & et.keep2
+    ranks = (x | (x >> 4) & et.keep4) & col_first
     gaps = col_first & ~ranks
     if not gaps:
         ns = empty
@@ -143,22 +146,21 @@ def _groups_score(t: SizeTables, et: EvalTables, bits: int) -> int:
     row_first = t.row_first
     col_first = t.col_first
     bonus = et.span_bonus
+    keep1 = et.keep1
+    keep2 = et.keep2
+    keep4 = et.keep4
     total = 0
     # pieces without a neighbour of their colour span 1 and score nothing
     rest = bits & neighbours(t, bits)
     while rest:
         group = _flood(t, rest, rest & -rest)
         rest ^= group
-        files = 0
-        x = group
-        while x:
-            files |= x & row_first
-            x >>= n
-        ranks = 0
-        x = group
-        for _ in range(n):
-            ranks |= x & col_first
-            x >>= 1
+        x = group | group >> n
+        x |= x >> 2 * n
+        files = (x | x >> 4 * n) & row_first
+        x = group | (group >> 1) & keep1
+        x |= (x >> 2) & keep2
+        ranks = (x | (x >> 4) & keep4) & col_first
         span = max(files.bit_count(), ranks.bit_count())
         total += bonus[span]
     return total
