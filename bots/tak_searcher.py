@@ -102,7 +102,16 @@ class Searcher:
         self.nodes = 0
         self.next_check = CHECK_EVERY
         self.partial = None
-        self.root_moves = board.moves()
+        # root order: the table's move, then by history (an unfinished first iteration
+        # then still returns a sensible move)
+        moves = board.moves()
+        order = self.order[board.turn]
+        moves.sort(key=order.__getitem__, reverse=True)
+        entry = self.tt.get(board.hash)
+        if entry is not None and entry[3] in moves:
+            moves.remove(entry[3])
+            moves.insert(0, entry[3])
+        self.root_moves = moves
 
     def _age_history(self) -> None:
         prior = self.prior
