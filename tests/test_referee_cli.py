@@ -77,8 +77,9 @@ def start_slow_match(tmp_path: Path, games: int) -> tuple[subprocess.Popen[str],
             "--concurrency",
             "2",
             "--ptnout",
-            str(out),
+            out.name,  # relative: the state file keeps it absolute for resuming elsewhere
         ),
+        cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -141,7 +142,7 @@ def test_a_killed_referee_loses_no_finished_game(tmp_path: Path) -> None:
     finished = state_games(state)
     assert finished
     done = subprocess.run(
-        referee("--resume", str(state)), capture_output=True, text=True, timeout=120
+        referee("--resume", str(state)), capture_output=True, text=True, timeout=120, cwd="/"
     )
     assert done.returncode == 0, done.stderr
     assert check_records(out, state) == [f"1.{i}" for i in range(1, 5)]

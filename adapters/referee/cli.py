@@ -189,7 +189,25 @@ def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
         value = getattr(args, key, None)
         if value is not None:
             settings[key] = value
-    return {**DEFAULTS, **settings}
+    return anchored({**DEFAULTS, **settings})
+
+
+def anchored(settings: dict[str, Any]) -> dict[str, Any]:
+    """Settings that mean the same from any directory (they are kept for resuming): file
+    paths made absolute, and engines given the current directory unless they have one."""
+    out = dict(settings)
+    for key in ("records", "log", "json"):
+        if out.get(key):
+            out[key] = os.path.abspath(out[key])
+    out["openings"] = [os.path.abspath(p) for p in out.get("openings") or []]
+    each = dict(out.get("each") or {})
+    each["dir"] = os.path.abspath(each.get("dir") or os.getcwd())
+    out["each"] = each
+    out["engines"] = [
+        {**entry, "dir": os.path.abspath(entry["dir"])} if entry.get("dir") else entry
+        for entry in out.get("engines") or []
+    ]
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
