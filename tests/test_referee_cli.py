@@ -195,6 +195,8 @@ def test_config_file_each_and_engine_options(tmp_path: Path) -> None:
     assert data["engines"][0]["clock"] == "0:10 +0.1"
     assert data["pairs"][0]["engines"] == ["x", "y"]
     assert sum(data["pairs"][0]["pentanomial"]) == 1
+    assert {name: t["moves"] > 0 for name, t in data["timing"].items()} == {"x": True, "y": True}
+    assert "Time of x:" in done.stdout
     assert "Elo" in done.stdout and "LOS" in done.stdout and "Ptnml(0-2)" in done.stdout
 
 

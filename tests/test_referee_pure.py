@@ -341,7 +341,10 @@ def test_ordered_writer_keeps_schedule_order(tmp_path: Path) -> None:
 
 def test_state_round_trip_and_torn_lines(tmp_path: Path) -> None:
     path = tmp_path / "m.state"
-    game = FinishedGame(2, (1, 0), (0,), 1, "R-0", "normal", "road", 17, '[Size "5"]\n')
+    timing = ((0, 9, 90.5, 20.0, 9, 4.5), (1, 8, 80.0, 12.5, 0, 0.0))
+    game = FinishedGame(
+        2, (1, 0), (0,), 1, "R-0", "normal", "road", 17, '[Size "5"]\n', "x", 1, timing
+    )
     writer = StateWriter(path, {"games": 4})
     writer.game(game)
     writer.written(2)

@@ -90,6 +90,8 @@ class GameResult:
     detail: str = ""
     #: the engine at fault (None when the rules or an adjudication ended the game)
     culprit: int | None = None
+    #: per engine: (engine, moves, total ms, max ms, moves with a reported time, latency ms)
+    timing: tuple[tuple[int, int, float, float, int, float], ...] = ()
 
 
 def _tag_size(game: str, rules: Mapping[str, str]) -> str | None:
@@ -156,6 +158,7 @@ async def play_game(
     restart: set[int] = set()
     detail = ""
     culprit: int | None = None
+    timing: dict[int, list[float]] = {}
 
     def fault(seat: int, why: str, exc: BaseException, restart_it: bool) -> Outcome:
         nonlocal termination, detail, culprit
@@ -239,6 +242,7 @@ async def play_game(
             outcome = fault(seat, MALFORMED, exc, False)
             break
         moves.append(MoveNote(game.format_action(action), _comment(answer), seat))
+        _clock_in(timing, pairing.seats[seat], answer)
 
     names = [slot.spec.name for slot in slots]
     tags: list[tuple[str, str]] = [
@@ -278,10 +282,27 @@ async def play_game(
         termination=termination,
         restart=tuple(sorted(restart)),
         culprit=culprit,
+        timing=tuple(
+            (e, int(t[0]), t[1], t[2], int(t[3]), t[4]) for e, t in sorted(timing.items())
+        ),
         record=record,
         plies=game.ply,
         detail=detail,
     )
+
+
+def _clock_in(timing: dict[int, list[float]], engine: int, answer: PlayResult) -> None:
+    """Add a move to an engine's timing: count, total, max, and the latency (measured
+    time minus the `info time` the engine reported) when it reported one."""
+    ms = answer.elapsed * 1000
+    t = timing.setdefault(engine, [0, 0.0, 0.0, 0, 0.0])
+    t[0] += 1
+    t[1] += ms
+    t[2] = max(t[2], ms)
+    reported = next((i.time for i in reversed(answer.infos) if i.time is not None), None)
+    if reported is not None:
+        t[3] += 1
+        t[4] += ms - reported
 
 
 def _seats_of_history(game: Game[Any]) -> list[int]:

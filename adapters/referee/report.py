@@ -115,10 +115,40 @@ def final_report(progress: MatchProgress) -> str:
         lines.append(
             "Terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items()))
         )
+    for name, t in timings(progress).items():
+        latency = f", latency {t['latency_ms']:.1f} ms" if t["latency_ms"] is not None else ""
+        lines.append(
+            f"Time of {name}: {t['moves']} moves, average {t['average_ms']:.1f} ms,"
+            f" longest {t['max_ms']:.1f} ms{latency}"
+        )
     for name, by_kind in faults(progress).items():
         listed = ", ".join(f"{k} {v}" for k, v in sorted(by_kind.items()))
         lines.append(f"Faults of {name}: {listed}")
     return "\n".join(lines)
+
+
+def timings(progress: MatchProgress) -> dict[str, dict[str, Any]]:
+    """Per engine name: moves, average and longest move time as the referee measured it,
+    and the average latency (measured minus reported `info time`) when it reported times."""
+    sums: dict[int, list[float]] = {}
+    for game in progress.finished.values():
+        for engine, moves, total, longest, reported, latency in game.timing:
+            s = sums.setdefault(engine, [0, 0.0, 0.0, 0, 0.0])
+            s[0] += moves
+            s[1] += total
+            s[2] = max(s[2], longest)
+            s[3] += reported
+            s[4] += latency
+    out: dict[str, dict[str, Any]] = {}
+    for engine, s in sorted(sums.items()):
+        if s[0]:
+            out[progress.config.engines[engine].name] = {
+                "moves": int(s[0]),
+                "average_ms": round(s[1] / s[0], 3),
+                "max_ms": round(s[2], 3),
+                "latency_ms": round(s[4] / s[3], 3) if s[3] else None,
+            }
+    return out
 
 
 def faults(progress: MatchProgress) -> dict[str, dict[str, int]]:
@@ -188,6 +218,7 @@ def summary_json(progress: MatchProgress) -> dict[str, Any]:
         ],
         "restarts": {config.engines[i].name: n for i, n in progress.restarts.items()},
         "faults": faults(progress),
+        "timing": timings(progress),
         "results": [
             {
                 "index": g.index,

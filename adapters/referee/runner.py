@@ -299,6 +299,7 @@ class Match:
             record=result.record.render(),
             detail=result.detail,
             culprit=result.culprit,
+            timing=result.timing,
         )
         if self._state is not None:
             self._state.game(finished)

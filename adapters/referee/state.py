@@ -44,10 +44,13 @@ class FinishedGame:
     #: what went wrong when an engine was at fault, and which engine it was
     detail: str = ""
     culprit: int | None = None
+    #: per engine: (engine, moves, total ms, max ms, moves with a reported time, latency ms)
+    timing: tuple[tuple[int, int, float, float, int, float], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = attrs.asdict(self)
         data["seats"], data["winners"] = list(self.seats), list(self.winners)
+        data["timing"] = [list(t) for t in self.timing]
         return {"kind": "game", **data}
 
     @classmethod
@@ -65,6 +68,10 @@ class FinishedGame:
                 record=str(data["record"]),
                 detail=str(data.get("detail", "")),
                 culprit=None if data.get("culprit") is None else int(data["culprit"]),
+                timing=tuple(
+                    (int(t[0]), int(t[1]), float(t[2]), float(t[3]), int(t[4]), float(t[5]))
+                    for t in data.get("timing", [])
+                ),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"bad game entry in state file: {exc}") from exc
