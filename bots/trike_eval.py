@@ -7,7 +7,7 @@ colour, and cells with fewer empty neighbours (whose outcome is nearly settled) 
 more. The sum, own minus opponent, is the score in hundredths of a checker.
 
 The side that just moved has put a checker next to up to six empty cells, so the raw sum
-leans towards it (by about 35 on random positions of sides 7 to 13). `TEMPO` gives that
+leans towards it (by about 30 on random positions of sides 7 to 13). `TEMPO` gives that
 back to the side to move, so that odd and even search depths agree on the sign of a
 position, which is what the swap decision reads.
 """
@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 #: weight of a region cell by its number of empty neighbours (0..6)
-CERTAINTY: tuple[int, ...] = (40, 30, 22, 16, 12, 10, 8)
+CERTAINTY: tuple[int, ...] = (60, 35, 20, 12, 8, 6, 4)
 #: bonus of the side to move (see the module docstring)
-TEMPO = 35
+TEMPO = 30
 
 
 def region(board: bytearray, pawn: int, neighbours: Sequence[Sequence[int]]) -> list[int]:
