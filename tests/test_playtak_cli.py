@@ -200,6 +200,7 @@ async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
             out = await second.stdout.receive_some(4096)
         finally:
             second.kill()
+            await bobby.aclose()
     assert out.decode().startswith("game 1: 1-0")
     assert _processes_with(marker) == []
     record = PtnGame.parse(next(tmp_path.glob("*.ptn")).read_text())
@@ -221,17 +222,16 @@ def test_an_engine_that_cannot_start_ends_with_status_1(
 
 
 def test_a_wrong_password_ends_with_status_1(capsys: pytest.CaptureFixture[str]) -> None:
-    server = subprocess.Popen(
+    with subprocess.Popen(
         [*SERVER, "--port", "0", "--no-websocket", "--user", "alice:secret1"],
         stdout=subprocess.PIPE,
         text=True,
-    )
-    try:
-        assert server.stdout is not None
-        address = server.stdout.readline().split()[-1]
-        argv = ["--bot", "random", "--user", "alice", "--password", "wrong12", "--seek", "5 60 0"]
-        assert main(["playtak", *argv, "--server", address]) == 1
-    finally:
-        server.terminate()
-        server.wait()
+    ) as server:
+        try:
+            assert server.stdout is not None
+            address = server.stdout.readline().split()[-1]
+            argv = ["--bot", "random", "--user", "alice", "--password", "wrong12"]
+            assert main(["playtak", *argv, "--seek", "5 60 0", "--server", address]) == 1
+        finally:
+            server.terminate()
     assert "wrong password" in capsys.readouterr().err

@@ -8,6 +8,7 @@ frame from the server holds one line. TCP: ISO-8859-1 lines ending in `\\n`.
 
 from __future__ import annotations
 
+import contextlib
 import ssl
 from abc import ABC, abstractmethod
 from collections import deque
@@ -177,7 +178,15 @@ async def open_transport(
             disconnect_timeout=5.0,
         ) as ws:
             connected = True
-            yield WebSocketTransport(ws)
+            try:
+                yield WebSocketTransport(ws)
+            finally:
+                # after a close started by the server, trio-websocket's client keeps its
+                # TCP stream open (it waits for the server to hang up): close it here
+                raw: trio.abc.AsyncResource | None = getattr(ws, "_stream", None)
+                if raw is not None:
+                    with trio.CancelScope(shield=True), contextlib.suppress(Exception):
+                        await raw.aclose()
     except (OSError, trio_websocket.HandshakeError, trio_websocket.ConnectionTimeout) as exc:
         if connected:
             raise

@@ -43,12 +43,13 @@ class LineClient:
                 return lines
 
     async def closed(self, timeout: float = 10.0) -> list[str]:
-        """Read until the server closes the connection; the lines read."""
+        """Read until the server closes the connection (then close ours); the lines read."""
         lines = []
         try:
             while True:
                 lines.append(await self.line(timeout))
         except EOFError:
+            await self.aclose()
             return lines
 
     async def login(self, name: str, password: str = "secret1", protocol: int = 2) -> None:
