@@ -14,7 +14,7 @@ import time
 from typing import Any, ClassVar
 
 from bots.base import Bot, BotOption, Info, Limits, Report
-from bots.tak_searcher import MAX_EXTENSION, WIN, WIN_BOUND, SearchAborted, Searcher
+from bots.tak_searcher import CHECK_EVERY, MAX_EXTENSION, WIN, WIN_BOUND, SearchAborted, Searcher
 from bots.tak_time import plan
 from rules.game import Game
 from rules.tak.board import Board, code_ptn
@@ -68,6 +68,7 @@ class TakSearchBot(Bot):
         origin = board.copy()
         searcher.load(board)
         searcher.node_limit = limits.nodes or 0
+        searcher.next_check = min(CHECK_EVERY, limits.nodes or CHECK_EVERY)
         searcher.should_stop = stop.is_set
         searcher.deadline = (
             started + budget.hard / 1000 if budget.hard is not None else float("inf")

@@ -89,14 +89,16 @@ def test_bots_play_legal_moves_on_every_size_with_komi(size: int) -> None:
         game.play(move)
 
 
-def test_search_honours_the_node_limit() -> None:
+@pytest.mark.parametrize("nodes", [1, 40, 700])
+def test_search_honours_the_node_limit(nodes: int) -> None:
     game = TakGame.new({"size": "6"})
     game.play_all(["a1", "f6", "c3", "d4", "c4", "d3"])
     infos, report = collect()
     bot = make_bot("tak", "search")
-    move = bot.think(game.copy(), Limits(nodes=700), threading.Event(), report)
+    move = bot.think(game.copy(), Limits(nodes=nodes), threading.Event(), report)
     assert move in game.legal()
-    assert infos and all(i.nodes is not None and i.nodes <= 700 for i in infos)
+    assert all(i.nodes is not None and i.nodes <= nodes for i in infos)
+    assert bot.searcher.nodes <= nodes
 
 
 def test_search_honours_the_depth_limit() -> None:
