@@ -170,7 +170,7 @@ async def test_engine_that_fails_mid_game_is_restarted(
     acceptor = make_bridge(url(server, "tcp"), accept_from="Guest1")
     await play_both(seeker, acceptor)
     assert marker.read_text() == mode
-    assert seeker.keeper.generation == 2
+    assert seeker.keeper.generation >= 2
     _, result, path = seeker.finished[0]
     assert result in RESULTS
     assert path is not None
@@ -324,11 +324,11 @@ async def test_a_silent_server_is_taken_for_dead(nursery: trio.Nursery) -> None:
 
 
 async def test_pings_keep_an_idle_bot_connected(nursery: trio.Nursery) -> None:
-    server = await start_server(nursery, idle_timeout=0.4, cleanup_interval=0.1)
+    server = await start_server(nursery, idle_timeout=0.8, cleanup_interval=0.1)
     bridge = make_bridge(url(server, "tcp"), seek="5 60 0 A", ping_interval=0.1)
     async with trio.open_nursery() as inner:
         inner.start_soon(bridge.run)
-        await trio.sleep(1.5)  # several cleanup rounds of the server
+        await trio.sleep(2.0)  # many cleanup rounds of the server
         assert bridge.name in server.core.online
         inner.cancel_scope.cancel()
     assert bridge.session.connections == 1

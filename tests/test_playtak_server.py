@@ -237,7 +237,7 @@ async def test_logging_in_twice_disconnects_the_first(start_server: StartServer)
 
 
 async def test_silent_clients_are_dropped_pinging_ones_kept(start_server: StartServer) -> None:
-    server = await start_server(idle_timeout=0.6, cleanup_interval=0.2)
+    server = await start_server(idle_timeout=1.0, cleanup_interval=0.2)
     silent = await LineClient.connect(server.tcp_port or 0)
     await silent.login("silent")
     pinger = await LineClient.connect(server.tcp_port or 0)
