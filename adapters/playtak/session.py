@@ -61,6 +61,12 @@ class SessionSettings:
     backoff_max: float = 60.0
     backoff_max_in_game: float = 5.0
 
+    def reconnect_wait(self, delay: float, in_game: bool, jitter: float = 1.0) -> float:
+        """Seconds to wait before the next attempt: the doubling `delay`, capped (low
+        during a game, so a resume fits in the server's reconnect window), times jitter."""
+        cap = self.backoff_max_in_game if in_game else self.backoff_max
+        return min(delay, cap) * jitter
+
 
 class Handler(Protocol):
     """What a session reports to (the bridge)."""
@@ -143,10 +149,7 @@ class Session:
                 self._transport = None
             if logged_in:
                 await handler.disconnected()
-            cap = (
-                self.settings.backoff_max_in_game if handler.in_game else self.settings.backoff_max
-            )
-            wait = min(delay, cap) * random.uniform(0.8, 1.2)
+            wait = self.settings.reconnect_wait(delay, handler.in_game, random.uniform(0.8, 1.2))
             log.info("reconnecting in %.1f s", wait)
             await trio.sleep(wait)
             delay = min(delay * 2, self.settings.backoff_max)
