@@ -4,9 +4,9 @@
 server event to the handler while a `PING` goes out every `ping_interval` seconds. A
 connection that stays silent for `dead_after` seconds is taken for dead. On any drop it
 reconnects with exponential backoff and jitter, capped low while the handler is in a
-game (the server keeps a game only ~120 s). Right after login it sends one `PING`: its
-`OK` marks the end of the login burst (seeks, games and any resumed game are replayed
-before it), reported as `handler.settled()`.
+game (the server keeps a game only ~120 s); only a connection that lasted resets it.
+Right after login it sends one `PING`: its `OK` marks the end of the login burst (seeks,
+games and any resumed game are replayed before it), reported as `handler.settled()`.
 """
 
 from __future__ import annotations
@@ -60,6 +60,8 @@ class SessionSettings:
     backoff_start: float = 1.0
     backoff_max: float = 60.0
     backoff_max_in_game: float = 5.0
+    #: a connection that lasted this long resets the backoff (quick drops keep doubling it)
+    stable_after: float = 60.0
 
     def reconnect_wait(self, delay: float, in_game: bool, jitter: float = 1.0) -> float:
         """Seconds to wait before the next attempt: the doubling `delay`, capped (low
@@ -125,6 +127,7 @@ class Session:
         delay = self.settings.backoff_start
         while True:
             logged_in = False
+            since = 0.0
             try:
                 try:
                     async with open_transport(self.settings.server) as transport:
@@ -132,7 +135,7 @@ class Session:
                         log.info("connected to %s", self.settings.server)
                         await self._login(transport)
                         logged_in = True
-                        delay = self.settings.backoff_start
+                        since = trio.current_time()
                         self._transport = transport
                         await handler.connected(self.name or "")
                         early, self._early = self._early, []
@@ -149,6 +152,8 @@ class Session:
                 self._transport = None
             if logged_in:
                 await handler.disconnected()
+                if trio.current_time() - since >= self.settings.stable_after:
+                    delay = self.settings.backoff_start  # it was a good connection
             wait = self.settings.reconnect_wait(delay, handler.in_game, random.uniform(0.8, 1.2))
             log.info("reconnecting in %.1f s", wait)
             await trio.sleep(wait)
