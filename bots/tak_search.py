@@ -75,6 +75,7 @@ class TakSearchBot(Bot):
         )
         max_depth = min(limits.depth or MAX_DEPTH, int(self.settings["MaxDepth"]))
         best = searcher.root_moves[0]
+        done: tuple[int, int] | None = None  # (depth, value) of the last finished iteration
         for depth in range(1, max_depth + 1):
             searcher.max_ply = depth + MAX_EXTENSION
             searcher.partial = None
@@ -82,8 +83,21 @@ class TakSearchBot(Bot):
                 value, best = searcher.root(depth)
             except SearchAborted:
                 if searcher.partial is not None:
-                    best = searcher.partial[1]  # the previous best was searched first
+                    # the previous best was searched first: the partial best is as good
+                    # or better, and its value is a depth `depth` value
+                    value, best = searcher.partial
+                    done = (depth, value)
+                # a last report with the whole search's nodes and time
+                if done is not None:
+                    report(self._info(searcher, origin, done[0], done[1], best, started))
+                else:
+                    elapsed = max(time.monotonic() - started, 1e-6)
+                    report(
+                        Info(nodes=searcher.nodes, nps=int(searcher.nodes / elapsed),
+                             time_ms=int(elapsed * 1000), pv=(code_ptn(best, board.size),))
+                    )  # fmt: skip
                 break
+            done = (depth, value)
             report(self._info(searcher, origin, depth, value, best, started))
             if abs(value) > WIN_BOUND:
                 break  # proven
