@@ -94,6 +94,21 @@ def server_move_action(game: Game[Any], move: str) -> Any:
         return game.parse_action(ptn + "*")
 
 
+def _describe(info: Any) -> str:
+    """` (depth 7, score cp 35)` from the engine's last informative info line."""
+    if info is None:
+        return ""
+    parts = []
+    if info.depth is not None:
+        parts.append(f"depth {info.depth}")
+    if info.score is not None:
+        score = info.score
+        value = "" if score.value is None else f" {score.value}"
+        bound = f" {score.bound}" if score.bound else ""
+        parts.append(f"score {score.kind}{value}{bound}")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 class Bridge:
     """Plays games on a server through a session with the engine of a keeper."""
 
@@ -412,7 +427,7 @@ class Bridge:
             live.game.play(action)
             live.moves.append(move)
             live.move_in_flight = move
-            log.info("game %d: we play %s", game_id, move)
+            log.info("game %d: we play %s%s", game_id, move, _describe(answer.info))
             await self._send(p.PlayMove(game_id, move))
             return
 
