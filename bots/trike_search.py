@@ -3,7 +3,8 @@
 Limits: `depth` caps the depth, `nodes` the node count, the acting seat's clock or
 `movetime` give a time budget, `infinite` searches until `stop`; with no limit at all
 the bot thinks for `DefaultMs` milliseconds. After each finished depth it reports depth,
-score, nodes, nps, time and the principal variation.
+score, nodes, nps, time and the principal variation; when a limit cuts a depth short, one
+more report gives the final move, nodes and time.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class TrikeSearchBot(Bot):
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         best_move = legal[0]
         empties = len(game.board) - sum(1 for c in game.board if c)
+        done_depth, done_value = 0, 0
         for depth in range(1, max_depth + 1):
             searcher.partial = None
             try:
@@ -57,9 +59,14 @@ class TrikeSearchBot(Bot):
                 # keep a better move found by the unfinished iteration (the old best
                 # move is searched first, so a move found later really is better)
                 if searcher.partial is not None:
-                    best_move = searcher.partial[1]
+                    done_value, best_move = searcher.partial
+                    done_depth = depth
+                # the abort left moves on the search board: start again from the game
+                searcher.load(game)
+                if done_depth:
+                    report(self._info(searcher, done_depth, done_value, best_move, started))
                 break
-            best_move = move
+            best_move, done_depth, done_value = move, depth, value
             report(self._info(searcher, depth, value, move, started))
             if abs(value) > WIN_BOUND or depth >= empties + 1:
                 break  # solved, or the search already reaches every game end

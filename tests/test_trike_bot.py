@@ -52,9 +52,14 @@ def test_answers_legally_within_depth(size: int, plies: int) -> None:
 
 def test_node_limit_ends_the_search() -> None:
     game = random_game(13, 5, 3)
-    action, infos = think(game, Limits(nodes=2_000))
+    bot = TrikeSearchBot()
+    infos: list[Info] = []
+    action = bot.think(game.copy(), Limits(nodes=2_000), threading.Event(), infos.append)
     assert action in game.legal()
     assert all((info.nodes or 0) <= 2_000 + 512 for info in infos)
+    # the cut-short depth still ends with a report of the move played
+    assert infos[-1].pv[0] == game.format_action(action)
+    assert bytes(bot.searcher.board) == bytes(game.board)
 
 
 def test_stop_is_honoured_in_infinite_mode() -> None:
