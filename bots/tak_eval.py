@@ -3,7 +3,9 @@
 Works straight on the bitboards of `rules.tak.board.Board`. Terms (each side, then the
 difference from the side to move's point of view):
 
-* flat count: 100 per top flat, komi (`half_komi * 50`) counted against black;
+* flat count: 100 per top flat, komi (`half_komi * 50`) counted against black; when
+  either side holds fewer than `ENDGAME` pieces (or fewer squares are empty) the other
+  terms fade out and each flat weighs up to 220;
 * placement: small bonuses for flats and larger ones for capstones near the centre;
 * roads: every orthogonally connected group of road pieces scores by its span (ranks or
   files covered, whichever is larger), growing steeply as it nears a full road; each
@@ -25,6 +27,8 @@ from rules.tak.tables import SizeTables
 
 FLAT = 100
 TEMPO = 40
+ENDGAME = 8  # pieces in hand (or empty squares) below which the flat count takes over
+ENDGAME_FLAT = 15  # extra weight of a flat per piece below ENDGAME
 WALL = 35
 WALL_BLOCK = 12
 CAP = 30
@@ -195,7 +199,8 @@ def static(board: Board, their_wins: int) -> int:
     standing = walls | caps
     w_flats = white & ~standing
     b_flats = black & ~standing
-    score = FLAT * (w_flats.bit_count() - b_flats.bit_count()) - 50 * board.half_komi
+    flats = 2 * (w_flats.bit_count() - b_flats.bit_count()) - board.half_komi
+    score = 0
     # placement
     for k, plane in enumerate(et.flat_planes):
         score += ((w_flats & plane).bit_count() - (b_flats & plane).bit_count()) << k
@@ -237,6 +242,18 @@ def static(board: Board, their_wins: int) -> int:
             score += RESERVE[safety] * (count - blacks) + CAPTIVE[safety] * blacks
     # roads
     score += _groups_score(t, et, w_road) - _groups_score(t, et, b_road)
+    # near the end (few pieces in hand or few empty squares) the flat count takes over
+    stones = board.stones
+    capstones = board.capstones
+    left = min(
+        stones[0] + capstones[0],
+        stones[1] + capstones[1],
+        t.squares - (white | black).bit_count(),
+    )
+    if left < ENDGAME:
+        score = score * left // ENDGAME + flats * (FLAT + ENDGAME_FLAT * (ENDGAME - left)) // 2
+    else:
+        score += flats * FLAT // 2
     value = TEMPO + (-score if turn else score)
     if their_wins:
         value -= THREAT_MANY if their_wins > 1 else THREAT_ONE
