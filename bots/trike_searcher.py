@@ -1,7 +1,8 @@
 """Alpha-beta search for Trike: negamax, iterative deepening, transposition table.
 
-The searcher works on its own copy of the board (a bytearray) with inline make/unmake,
-which is several times faster than going through `TrikeGame.play`. Values are from the
+The searcher works on its own copy of the board (a bytearray, plus one bitboard per
+colour for the evaluation in `trike_bitboard`) with inline make/unmake, which is several
+times faster than going through `TrikeGame.play`. Values are from the
 side to act's point of view. `swap` is a move like any other: it clears the swap flag and
 hands the same position (same colour to move) to the other seat, so its value is minus
 the value of that position. Wins are scored `WIN - plies`, so shorter wins rank higher.
@@ -16,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from bots.trike_eval import evaluate
+from bots.trike_bitboard import BitEval
 from rules.trike.game import SWAP, TrikeGame
 
 WIN = 1_000_000
@@ -42,6 +43,7 @@ class Searcher:
         self.should_stop: Callable[[], bool] = lambda: False
         #: (value, move) of the best root move so far in the running iteration
         self.partial: tuple[int, int] | None = None
+        self.bit_eval: BitEval | None = None
 
     # ---- setup --------------------------------------------------------------------
     def load(self, game: TrikeGame) -> None:
@@ -60,6 +62,16 @@ class Searcher:
         self.z_swap = geo.zobrist_swap
         if len(self.tt) > TT_LIMIT:
             self.tt.clear()
+        if self.bit_eval is None or self.bit_eval.size != geo.size:
+            self.bit_eval = BitEval(geo)
+        self.evaluate_bits = self.bit_eval.evaluate
+        cell_bit = self.bit_eval.bit
+        self.cell_bit = cell_bit
+        #: checkers as bitboards, indexed by colour (index 0 unused)
+        self.bits = [0, 0, 0]
+        for cell, colour in enumerate(self.board):
+            if colour:
+                self.bits[colour] |= cell_bit[cell]
 
     def moves(self) -> list[int]:
         board = self.board
@@ -89,6 +101,7 @@ class Searcher:
             self.swap_ok = True
             self.key ^= self.z_swap
         self.board[move] = self.colour
+        self.bits[self.colour] ^= self.cell_bit[move]
         self.key ^= self.z_checker[self.colour - 1][move] ^ self.z_pawn[move] ^ self.z_side
         self.pawn = move
         self.colour = 3 - self.colour
@@ -99,6 +112,7 @@ class Searcher:
         if move != SWAP:
             self.colour = 3 - self.colour
             self.board[move] = 0
+            self.bits[self.colour] ^= self.cell_bit[move]
             self.key ^= self.z_checker[self.colour - 1][move] ^ self.z_pawn[move] ^ self.z_side
             if pawn >= 0:
                 self.key ^= self.z_pawn[pawn]
@@ -138,7 +152,7 @@ class Searcher:
                 return WIN - ply - 1
         if not free:
             return -(WIN - ply - 1)
-        return evaluate(self.board, self.pawn, self.colour, self.neighbours)
+        return self.evaluate_bits(self.bits[1], self.bits[2], self.pawn, self.colour)
 
     def final_value(self, ply: int) -> int:
         """Value of a finished game (pawn trapped) for the side that cannot move."""

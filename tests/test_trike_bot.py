@@ -6,9 +6,12 @@ import random
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bots.base import Info, Limits
 from bots.registry import default_bot, make_bot
+from bots.trike_bitboard import BitEval
 from bots.trike_eval import TEMPO, evaluate, region
 from bots.trike_search import TrikeSearchBot
 from bots.trike_searcher import Searcher
@@ -205,3 +208,18 @@ def test_search_proves_the_same_result_as_full_minimax(seed: int) -> None:
         game = random_game(size, seed, 1)
     _, infos = think(game, Limits(depth=40))
     assert infos[-1].solved == ("win" if wins_for_the_seat_to_act(game) else "loss")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=3, max_value=19), st.integers(0, 2**32), st.integers(1, 200))
+def test_bitboard_evaluation_equals_the_reference(size: int, seed: int, plies: int) -> None:
+    game = random_game(size, seed, plies)
+    fast = BitEval(game.geo)
+    x_bits = sum(fast.bit[c] for c, colour in enumerate(game.board) if colour == 1)
+    o_bits = sum(fast.bit[c] for c, colour in enumerate(game.board) if colour == 2)
+    for colour in (1, 2):
+        expected = evaluate(game.board, game.pawn, colour, game.geo.neighbours)
+        assert fast.evaluate(x_bits, o_bits, game.pawn, colour) == expected
+    assert fast.dilate(fast.bit[game.pawn]) == sum(
+        fast.bit[n] for n in game.geo.neighbours[game.pawn]
+    )
