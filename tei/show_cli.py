@@ -17,6 +17,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="position string (the words may be given separately); default: the start position",
     )
     parser.add_argument(
+        "--position",
+        "--tps",
+        dest="position_option",
+        metavar="STRING",
+        help="the position string as one argument (--tps for Tak, as in tei perft)",
+    )
+    parser.add_argument(
         "--moves", default="", help="actions to play from the position first, space-separated"
     )
     add_game_options(parser)
@@ -26,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     options = game_options(args)
     cls = game_class(args.game)
     try:
-        text = " ".join(args.position)
+        text = args.position_option or " ".join(args.position)
         game = cls.from_position_string(text, options) if text else cls.new(options)
         game.play_all(args.moves.split())
     except GameError as exc:
