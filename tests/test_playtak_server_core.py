@@ -1,0 +1,139 @@
+"""The local server's lobby and games as a sans-IO state machine, with made-up times."""
+
+from __future__ import annotations
+
+from adapters.playtak.server_core import LobbyCore, Output, ServerSettings
+
+
+class Lobby:
+    """Drives a LobbyCore: connection ids by name, lines kept per connection."""
+
+    def __init__(self, **settings: object) -> None:
+        settings.setdefault("cleanup_interval", 1e9)  # no idle check unless a test wants it
+        self.core = LobbyCore(ServerSettings(seed=1, **settings), now=0.0)  # type: ignore[arg-type]
+        self.ids: dict[str, int] = {}
+        self.lines: dict[int, list[str | None]] = {}
+
+    def take(self, outputs: list[Output]) -> None:
+        for conn_id, line in outputs:
+            self.lines.setdefault(conn_id, []).append(line)
+
+    def login(self, name: str, protocol: int = 2, now: float = 0.0) -> None:
+        conn_id = len(self.ids) + 1
+        self.ids[name] = conn_id
+        self.take(self.core.connect(conn_id, now))
+        if protocol:
+            self.send(name, f"Protocol {protocol}", now)
+        self.send(name, f"Login {name} secret1", now)
+
+    def send(self, name: str, line: str, now: float = 0.0) -> None:
+        self.take(self.core.receive(self.ids[name], line, now))
+
+    def tick(self, now: float) -> None:
+        self.take(self.core.tick(now))
+
+    def seen(self, name: str) -> list[str | None]:
+        return self.lines.get(self.ids[name], [])
+
+    def last(self, name: str) -> str | None:
+        return self.seen(name)[-1]
+
+
+def game(seek: str = "Seek 5 180 10 W 0 21 1 0 0 ") -> Lobby:
+    lobby = Lobby()
+    lobby.login("alice")
+    lobby.login("bobby")
+    lobby.send("alice", seek)
+    lobby.send("bobby", "Accept 1")
+    return lobby
+
+
+def test_no_clock_runs_before_the_first_ply_and_the_increment_follows_each_ply() -> None:
+    lobby = game()
+    lobby.send("alice", "Game#1 P A1", now=50.0)  # 50 s of thinking on ply 1 cost nothing
+    assert "Game#1 Timems 190000 180000" in lobby.seen("alice")
+    lobby.send("bobby", "Game#1 P E5", now=57.5)
+    assert lobby.seen("bobby")[-2:] == ["Game#1 Timems 190000 182500", "OK"]
+
+
+def test_extra_time_once_the_trigger_move_is_reached() -> None:
+    lobby = game("Seek 5 60 0 W 0 21 1 0 0 2 30 ")
+    lobby.send("alice", "Game#1 P A1", now=1.0)
+    lobby.send("bobby", "Game#1 P E5", now=2.0)
+    lobby.send("alice", "Game#1 P B1", now=3.0)  # alice's second move: +30 s
+    assert "Game#1 Timems 89000 59000" in lobby.seen("alice")
+    lobby.send("bobby", "Game#1 P D5", now=4.0)  # and bobby's
+    assert "Game#1 Timems 89000 88000" in lobby.seen("alice")
+
+
+def test_time_runs_out_exactly_at_the_deadline() -> None:
+    lobby = game("Seek 5 60 0 W 0 21 1 0 0 ")
+    lobby.send("alice", "Game#1 P A1", now=1.0)
+    assert lobby.core.next_deadline() == 61.0
+    lobby.tick(60.9)
+    assert lobby.core.games
+    lobby.tick(61.0)
+    seen = lobby.seen("alice")
+    over = seen.index("Game#1 Over 1-0")
+    assert seen[over - 1] == "Game#1 Timems 60000 0"
+    assert not lobby.core.games
+    assert "GameList Remove 1 alice bobby 5 60 0 0 21 1 0 0 0 0" in lobby.seen("alice")
+
+
+def test_fifty_quiet_plies_draw() -> None:
+    lobby = game("Seek 5 600 0 W 0 21 1 0 0 ")
+    lobby.send("alice", "Game#1 P A1")
+    lobby.send("bobby", "Game#1 P E5")
+    # white owns e5, black owns a1: shuffle them back and forth, never placing
+    cycle = [
+        ("alice", "M E5 E4 1"),
+        ("bobby", "M A1 A2 1"),
+        ("alice", "M E4 E5 1"),
+        ("bobby", "M A2 A1 1"),
+    ]
+    for ply in range(50):
+        name, move = cycle[ply % 4]
+        assert lobby.core.games, ply
+        lobby.send(name, f"Game#1 {move}")
+    assert "Game#1 Over 1/2-1/2" in lobby.seen("alice")
+
+
+def test_undo_needs_both_requests() -> None:
+    lobby = game()
+    lobby.send("alice", "Game#1 P A1")
+    lobby.send("bobby", "Game#1 RequestUndo")
+    assert lobby.last("alice") == "Game#1 RequestUndo"
+    lobby.send("alice", "Game#1 RequestUndo")
+    assert lobby.last("alice") == lobby.last("bobby") == "Game#1 Undo"
+    assert lobby.core.games[1].moves == []
+    lobby.send("alice", "Game#1 P A1")  # the square is free again
+    assert lobby.last("alice") == "OK"
+
+
+def test_reconnect_window_expires_into_abandonment() -> None:
+    lobby = Lobby(reconnect_seconds=120.0)
+    lobby.login("alice")
+    lobby.login("bobby")
+    lobby.send("alice", "Seek 5 600 0 W 0 21 1 0 0 ")
+    lobby.send("bobby", "Accept 1")
+    lobby.take(lobby.core.disconnect(lobby.ids["bobby"], 10.0))
+    assert "Message bobby has disconnected. They have 120 seconds to reconnect" in lobby.seen(
+        "alice"
+    )
+    assert lobby.core.next_deadline() <= 130.0
+    lobby.tick(129.0)
+    assert lobby.core.games
+    lobby.tick(130.0)
+    assert "Game#1 Abandoned. bobby quit" in lobby.seen("alice")
+    assert lobby.core.finished[0].result == "1-0"
+
+
+def test_idle_connections_are_closed_only_pings_count() -> None:
+    lobby = Lobby(idle_timeout=60.0, cleanup_interval=30.0)
+    lobby.login("alice")
+    lobby.login("bobby")
+    lobby.send("alice", "List", now=50.0)
+    lobby.send("bobby", "PING", now=50.0)
+    lobby.tick(90.0)
+    assert lobby.last("alice") is None  # closed
+    assert lobby.last("bobby") is not None  # still open
