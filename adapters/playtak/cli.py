@@ -35,9 +35,12 @@ examples:
   tei playtak --server tcp://127.0.0.1:10000 --bot random --accept-from alice --games 1
 
 The seek is "size time increment [colour komi flats caps unrated tournament
-[trigger amount]] [opponent]": times in seconds, colour W, B or A (random), komi in
-half-flats (4 = 2 flats), flats/caps 0 for the standard reserves of the size. The seek is
-posted after login and again after every game, never during one.
+[trigger amount]] [opponent]": times in seconds, colour W, B or A (random; the bot's
+colour), komi in half-flats (4 = 2 flats), flats and caps the reserves (default: the
+standard ones of the size), unrated/tournament 0 or 1, extra time: `amount` seconds at
+move `trigger`. The seek is posted after login and again after every game, never during
+one. The bot reconnects by itself and resumes a running game; SIGTERM or Ctrl-C stop it.
+Try it offline with the local server: python -m adapters.playtak.local_server
 """
 
 
@@ -57,7 +60,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="set an engine option before play (repeatable)",
     )
-    engine.add_argument("--engine-name", help="name of the engine in logs")
+    engine.add_argument("--engine-name", metavar="NAME", help="name of the engine in logs")
     account = parser.add_argument_group("account (default: a guest)")
     account.add_argument("--user", help="playtak user name")
     account.add_argument("--password", help="password (prefer --password-env)")
@@ -105,7 +108,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     conn.add_argument(
         "--protocol", type=int, choices=(0, 1, 2), default=2, help="protocol version (default 2)"
     )
-    conn.add_argument("--client-name", default="tei-playtak", help="sent with `Client`")
+    conn.add_argument(
+        "--client-name",
+        default="tei-playtak",
+        metavar="NAME",
+        help="sent with `Client` (default tei-playtak)",
+    )
     conn.add_argument(
         "--ping-interval", type=float, default=30.0, metavar="S", help="PING every S s (30)"
     )
