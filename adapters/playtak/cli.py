@@ -31,7 +31,7 @@ from bots.registry import bot_names, default_bot
 EPILOG = """\
 examples:
   tei playtak --bot search --seek "6 600 10 A 4 30 1 0 0"          (guest, playtak.com)
-  PLAYTAK_PASSWORD=... tei playtak --user MyBot --engine "tiltak" --seek "5 300 5"
+  PLAYTAK_PASSWORD=... tei playtak --user MyBot --engine "./my-engine --threads 2" --seek "5 300 5"
   tei playtak --server tcp://127.0.0.1:10000 --bot random --accept-from alice --games 1
 
 The seek is "size time increment [colour komi flats caps unrated tournament
