@@ -324,3 +324,28 @@ async def test_websocket_client_in_a_thread_plays_against_tcp(start_server: Star
         await tcp.expect("Game#1 Over 1-0")
     assert all(frame.endswith(b"\n") and frame.count(b"\n") == 1 for frame in seen)
     await tcp.aclose()
+
+
+async def test_a_seek_for_one_opponent_is_refused_to_others(start_server: StartServer) -> None:
+    server = await start_server()
+    alice = await LineClient.connect(server.tcp_port or 0)
+    await alice.login("alice", protocol=0)
+    carol = await LineClient.connect(server.tcp_port or 0)
+    await carol.login("carol")
+    bobby = await LineClient.connect(server.tcp_port or 0)
+    await bobby.login("bobby")
+    await alice.send("Seek 5 180 10 W 4 21 1 0 0 Carol")
+    assert (await alice.expect("Seek new*"))[
+        -1
+    ] == "Seek new 1 alice 5 180 10 W 4 21 1 0 0 0 0 Carol"
+    assert (await bobby.expect("Seek new*"))[-1] == (
+        "Seek new 1 alice 5 180 10 W 4 21 1 0 0 0 0 Carol 0"
+    )
+    await bobby.send("Accept 1")
+    assert await bobby.line() == "NOK"
+    await alice.send("Accept 1")  # not your own seek either
+    assert await alice.line() == "NOK"
+    await carol.send("Accept 1")  # the name matches without regard to case
+    await carol.expect("Game Start 1 alice vs carol black*")
+    for client in (alice, bobby, carol):
+        await client.aclose()
