@@ -59,6 +59,8 @@ def test_bad_arguments_exit_2_with_a_message(capsys: pytest.CaptureFixture[str])
         (["--seek", "5 180 10", "--user", "alice", "--password-env", "NO_SUCH_VAR"], "password"),
         (["--seek", "5 180 10", "--bot", "nosuchbot"], "no bot 'nosuchbot'"),
         (["--seek", "5 180 10", "--guest-token", "Short"], "20 lower-case letters"),
+        (["--seek", "5 180 10", "--games", "0"], "at least 1"),
+        (["--seek", "5 180 10", "--engine-option", "Depth"], "NAME=VALUE"),
     ]:
         assert main(["playtak", *args]) == 2, args
         assert message in capsys.readouterr().err, args

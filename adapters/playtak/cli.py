@@ -202,6 +202,9 @@ def run(args: argparse.Namespace) -> int:
     if args.user and not password:
         print(f"tei playtak: --user needs --password or ${args.password_env}", file=sys.stderr)
         return 2
+    if args.games is not None and args.games < 1:
+        print("tei playtak: --games must be at least 1", file=sys.stderr)
+        return 2
     if args.bot and args.bot not in bot_names("tak"):
         known = ", ".join(bot_names("tak"))
         print(f"tei playtak: no bot {args.bot!r} for tak; known: {known}", file=sys.stderr)
