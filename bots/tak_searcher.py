@@ -4,7 +4,9 @@
   value, best move), always replaced, cleared when it grows past `TT_LIMIT`;
 * move ordering: the table's move, two killers per ply, then a history table seeded
   with a static prior (flat placements near the centre first, walls and slides later);
-* late move reductions for quiet moves searched late at depth >= 3;
+* late move reductions for quiet moves searched late at depth >= 3, and late move
+  pruning one and two plies from the horizon of null-window searches;
+* static evaluations cached by position hash;
 * exact win-in-one at every node: a placement that completes a road is found with four
   flood fills (`tak_eval.win_squares`), so such nodes are scored as wins without search;
 * a threat extension at the horizon: when the opponent threatens a road in one, the
