@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from adapters.playtak.bridge import Bridge, server_move_action
+from adapters.playtak.bridge import Bridge, BridgeError, server_move_action
 from adapters.playtak.local_server import LocalServer
 from adapters.playtak.server_core import ServerSettings
 from rules.registry import new_game
@@ -332,3 +332,28 @@ async def test_pings_keep_an_idle_bot_connected(nursery: trio.Nursery) -> None:
         assert bridge.name in server.core.online
         inner.cancel_scope.cancel()
     assert bridge.session.connections == 1
+
+
+async def test_seeks_the_engine_cannot_play(nursery: trio.Nursery) -> None:
+    server = await start_server(nursery)
+    no_komi = [*FLAKY, "--no-komi"]
+    seeker = make_bridge(url(server, "tcp"), no_komi, seek="5 60 0 A 4")
+    with pytest.raises(BridgeError, match="cannot play the seek"):
+        await seeker.run()
+    # accepting: a komi seek is passed over, a komi-0 seek of the same player taken
+    alice = await LineClient.connect(server.tcp_port or 0)
+    await alice.login("alice")
+    await alice.send("Seek 5 60 0 W 4 21 1 0 0 ")
+    acceptor = make_bridge(url(server, "ws"), no_komi, accept_from="alice")
+    async with trio.open_nursery() as inner:
+        inner.start_soon(acceptor.run)
+        while not acceptor.name:
+            await trio.sleep(0.01)
+        await trio.sleep(0.3)
+        assert not server.core.games
+        await alice.send("Seek 5 60 0 W 0 21 1 0 0 ")
+        await alice.expect("Game Start 1 *")
+        await alice.send("Game#1 Resign")
+    assert acceptor.finished[0][1] == "0-1"
+    assert server.core.finished[0].komi == 0
+    await alice.aclose()

@@ -28,7 +28,8 @@ from adapters.playtak.session import NotConnected, Session, first_leaf
 from bots.base import Limits
 from rules.game import Game, GameError
 from rules.registry import new_game
-from tei.driver import EngineError, EngineOptionError
+from tei.driver import Engine, EngineError, EngineOptionError
+from tei.driver_options import OptionRefused, plan_new_game
 
 log = logging.getLogger("playtak.bridge")
 
@@ -46,6 +47,20 @@ class BridgeSettings:
     #: give up on a silent engine after this many seconds (None: only the clock limits it)
     max_move_seconds: float | None = None
     site: str = "PlayTak.com"
+
+
+class BridgeError(Exception):
+    """The bridge cannot do what it was asked (e.g. the engine cannot play the seek)."""
+
+
+def engine_refusal(engine: Engine, size: int, komi: int) -> str | None:
+    """Why the engine cannot play this size and komi (half-flats), or None if it can."""
+    rules = {"size": str(size), "halfkomi": str(komi)}
+    try:
+        plan_new_game("tak", rules, engine.options, engine.sizes)
+    except OptionRefused as exc:
+        return str(exc)
+    return None
 
 
 @attrs.define
@@ -136,7 +151,11 @@ class Bridge:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 await nursery.start(self.keeper.run)
-                await self.keeper.get()
+                engine = await self.keeper.get()
+                seek = self.settings.seek
+                why = engine_refusal(engine, seek.size, seek.komi) if seek else None
+                if seek and why:
+                    raise BridgeError(f"the engine cannot play the seek {seek.to_line()!r}: {why}")
                 nursery.start_soon(self.session.run, self)
                 await self.done.wait()
                 with trio.move_on_after(2):
@@ -225,14 +244,18 @@ class Bridge:
             elif self.settings.accept_from and self._accept_pending is None:
                 wanted = self.settings.accept_from.lower()
                 for seek in self._open_seeks.values():
-                    if seek.name.lower() == wanted and seek.opponent.lower() in (
-                        "",
-                        self.name.lower(),
-                    ):
-                        log.info("accepting seek %d of %s", seek.no, seek.name)
-                        self._accept_pending = self._accepted = seek
-                        await self.session.send(p.Accept(seek.no))
-                        break
+                    for_us = seek.opponent.lower() in ("", self.name.lower())
+                    if seek.name.lower() != wanted or not for_us:
+                        continue
+                    engine = self.keeper.engine
+                    why = engine and engine_refusal(engine, seek.size, seek.komi)
+                    if why:
+                        log.info("not accepting seek %d: %s", seek.no, why)
+                        continue
+                    log.info("accepting seek %d of %s", seek.no, seek.name)
+                    self._accept_pending = self._accepted = seek
+                    await self.session.send(p.Accept(seek.no))
+                    break
         except NotConnected:
             pass
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import trio
 
 from adapters.playtak import protocol as p
-from adapters.playtak.bridge import Bridge, BridgeSettings
+from adapters.playtak.bridge import Bridge, BridgeError, BridgeSettings
 from adapters.playtak.commands import GUEST_TOKEN_RE
 from adapters.playtak.engine_keeper import EngineKeeper, EngineUnavailable
 from adapters.playtak.session import (
@@ -253,11 +253,11 @@ def _play(
         finished = trio.run(_run_until_signal, bridge)
     except BaseExceptionGroup as group:
         error = first_leaf(group)
-        if not isinstance(error, SessionEnded | EngineUnavailable):
+        if not isinstance(error, SessionEnded | EngineUnavailable | BridgeError):
             raise
         logging.getLogger("playtak").error("%s", error)
         return 1
-    except (SessionEnded, EngineUnavailable) as exc:
+    except (SessionEnded, EngineUnavailable, BridgeError) as exc:
         logging.getLogger("playtak").error("%s", exc)
         return 1
     for game_id, result, path in finished:

@@ -22,6 +22,7 @@ def main() -> int:
     parser.add_argument("--mode", default="good", choices=("good", "crash", "stall"))
     parser.add_argument("--at", type=int, default=3)
     parser.add_argument("--marker", type=Path)
+    parser.add_argument("--no-komi", action="store_true", help="declare no HalfKomi option")
     args = parser.parse_args()
     armed = args.mode != "good" and not (args.marker and args.marker.exists())
     options = {"size": "5", "halfkomi": "0"}
@@ -37,7 +38,9 @@ def main() -> int:
         command = words[0]
         if command == "tei":
             out.write("id name flaky\nid author tests\n")
-            out.write("option name HalfKomi type spin default 0 min 0 max 8\nteiok\n")
+            if not args.no_komi:
+                out.write("option name HalfKomi type spin default 0 min 0 max 8\n")
+            out.write("teiok\n")
         elif command == "isready":
             out.write("readyok\n")
         elif command == "setoption" and len(words) >= 5 and words[2].lower() == "halfkomi":
