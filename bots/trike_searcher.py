@@ -205,7 +205,13 @@ class Searcher:
                                 break
                     continue
             undo = self.make(move)
-            value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+            if best == -WIN - 1:
+                value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+            else:
+                # principal variation search: prove the move is no better, else re-search
+                value = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                if alpha < value < beta:
+                    value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             self.unmake(move, undo)
             if value > best:
                 best, best_move = value, move
@@ -238,10 +244,9 @@ class Searcher:
         best_move = ordered[0]
         for move in ordered:
             undo = self.make(move)
-            try:
-                value = -self.negamax(depth - 1, -beta, -max(alpha, best), 1)
-            finally:
-                self.unmake(move, undo)
+            value = -self.negamax(depth - 1, -beta, -max(alpha, best), 1)
+            # (an abort leaves the board mid-search; the caller reloads the game)
+            self.unmake(move, undo)
             if value > best:
                 best, best_move = value, move
                 self.partial = (best, best_move)
