@@ -140,6 +140,7 @@ class Bridge:
         self._accept_pending: p.SeekInfo | None = None
         self._accepted: p.SeekInfo | None = None
         self._nursery: trio.Nursery | None = None
+        self._engine_lock = trio.Lock()
 
     @property
     def in_game(self) -> bool:
@@ -298,6 +299,8 @@ class Bridge:
             event.komi,
             event.color,
         )
+        if not live.our_turn and not live.resuming and self._nursery is not None:
+            self._nursery.start_soon(self._warm_up, live)
         self._start_thinking(live)
 
     async def _game_move(self, live: LiveGame, move: str) -> None:
@@ -410,9 +413,7 @@ class Bridge:
             ours, theirs = self._our_clock_ms(live)
             try:
                 engine = await self.keeper.get()
-                if live.engine_generation != self.keeper.generation:
-                    await self._new_game(engine, live)
-                    live.engine_generation = self.keeper.generation
+                await self._prepare_engine(engine, live)
                 ours, theirs = self._our_clock_ms(live)
                 budget_ms = ours - max(2 * overhead, ours // 10)
                 shown = [max(1, ours - overhead), max(1, theirs)]
@@ -462,6 +463,19 @@ class Bridge:
             return None, ""
         log.warning("game %d: playing a random move instead of a refused one", live.start.game_id)
         return random.choice(options)
+
+    async def _prepare_engine(self, engine: Engine, live: LiveGame) -> None:
+        """`teinewgame` once per game and engine process (one caller at a time)."""
+        async with self._engine_lock:
+            if live.engine_generation != self.keeper.generation:
+                await self._new_game(engine, live)
+                live.engine_generation = self.keeper.generation
+
+    async def _warm_up(self, live: LiveGame) -> None:
+        """Start the engine's new game while the opponent thinks (errors wait for the
+        move: the thinking task retries and restarts the engine)."""
+        with contextlib.suppress(EngineError, EngineUnavailable, trio.TooSlowError):
+            await self._prepare_engine(await self.keeper.get(), live)
 
     async def _new_game(self, engine: Any, live: LiveGame) -> None:
         start = live.start
