@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adapters.playtak import protocol as p
 from adapters.playtak.notation import MoveNotationError, ptn_to_server, server_to_ptn
+from adapters.playtak.server_core import LobbyCore
 
 # --- notation --------------------------------------------------------------------------
 
@@ -301,3 +304,67 @@ def test_server_reads_client_lines_like_playtak(line: str, command: p.ClientComm
 def test_bad_seek_specs_name_the_input(spec: str) -> None:
     with pytest.raises(ValueError, match="seek"):
         p.Seek.parse_spec(spec)
+
+
+# --- nothing crashes on bad input --------------------------------------------------------
+
+
+WORDS = st.sampled_from(
+    [
+        "Game#1",
+        "Seek",
+        "new",
+        "remove",
+        "Game",
+        "Start",
+        "P",
+        "M",
+        "A1",
+        "C1",
+        "vs",
+        "1",
+        "0",
+        "W",
+        "Time",
+        "Timems",
+        "Over",
+        "Message",
+        "Welcome",
+        "Login",
+        "Guest",
+        "Accept",
+        "-5",
+        "99999999999999999999",
+        "",
+        "x",
+        "OfferDraw",
+        "Protocol",
+        "Client",
+        "<a>",
+    ]
+)
+LINES = st.one_of(st.text(max_size=60), st.lists(WORDS, max_size=18).map(" ".join))
+
+
+@settings(max_examples=300, deadline=None)
+@given(LINES)
+def test_any_line_parses_without_raising(line: str) -> None:
+    event = p.parse_server_line(line)
+    assert isinstance(event.to_line(), str)
+    command = p.parse_client_line(line)
+    assert isinstance(command.to_line(), str)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(LINES, max_size=12))
+def test_the_server_core_survives_any_lines(lines: list[str]) -> None:
+    core = LobbyCore()
+    core.connect(1, 0.0)
+    core.connect(2, 0.0)
+    core.receive(1, "Login alice secret1", 0.0)
+    core.receive(2, "Login bobby secret1", 0.0)
+    core.receive(1, "Seek 4 60 0 W 0 15 0 0 0 ", 0.0)
+    core.receive(2, "Accept 1", 0.0)
+    for index, line in enumerate(lines):
+        core.receive(1 + index % 2, line, float(index))
+    core.tick(1000.0)
