@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adapters.playtak import protocol as p
+from adapters.playtak.bridge import server_move_action
 from adapters.playtak.notation import MoveNotationError, ptn_to_server, server_to_ptn
 from adapters.playtak.server_core import LobbyCore
+from rules.registry import new_game
 
 # --- notation --------------------------------------------------------------------------
 
@@ -368,3 +372,29 @@ def test_the_server_core_survives_any_lines(lines: list[str]) -> None:
     for index, line in enumerate(lines):
         core.receive(1 + index % 2, line, float(index))
     core.tick(1000.0)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(min_value=3, max_value=8), st.randoms(use_true_random=False))
+def test_every_legal_move_survives_the_trip_through_server_notation(
+    size: int, rng: random.Random
+) -> None:
+    game = new_game("tak", {"size": str(size)})
+    for _ in range(60):
+        actions = game.legal()
+        if not actions:
+            break
+        for action in actions:
+            text = game.format_action(action)
+            server = ptn_to_server(text)
+            assert server_to_ptn(server) == text.removesuffix("*")
+            assert server_move_action(game, server) == action
+        game.play(rng.choice(actions))
+
+
+def test_a_crushing_move_gets_its_mark_back_from_the_rules() -> None:
+    game = new_game("tak", {"size": "5"})
+    game.play_all(["a1", "e5", "Cc3", "Sd3"])
+    action = server_move_action(game, "M C3 D3 1")
+    assert game.format_action(action) == "c3>*"
+    assert ptn_to_server("c3>*") == "M C3 D3 1"
