@@ -137,3 +137,19 @@ def test_idle_connections_are_closed_only_pings_count() -> None:
     lobby.tick(90.0)
     assert lobby.last("alice") is None  # closed
     assert lobby.last("bobby") is not None  # still open
+
+
+def test_a_capstone_flattens_a_wall_without_a_crush_mark() -> None:
+    lobby = game()
+    for name, move in [
+        ("alice", "P A1"),
+        ("bobby", "P E5"),
+        ("alice", "P C3 C"),
+        ("bobby", "P D3 W"),
+        ("alice", "M C3 D3 1"),
+    ]:
+        lobby.send(name, f"Game#1 {move}")
+        assert lobby.last(name) == "OK", move
+    assert lobby.core.games[1].game.history_text()[-1] == "c3>*"
+    lobby.send("bobby", "Game#1 M D3 D4 1")  # the flattened wall's owner no longer controls it
+    assert lobby.seen("bobby")[-2:] == ["NOK", "Error:You don't control stack"]

@@ -21,8 +21,8 @@ from rules.registry import new_game
 STALE_PLIES = 50
 
 
-def _occupied(game: Game[Any], square: str) -> bool:
-    """Is this square (`A1`) occupied? Read from the TPS of the position."""
+def _stack(game: Game[Any], square: str) -> str:
+    """The TPS stack on a square (`A1`): "" when empty, else e.g. `12S` (bottom to top)."""
     rows = game.position_string().split()[0].split("/")
     size = len(rows)
     row = rows[size - int(square[1:])]
@@ -32,7 +32,7 @@ def _occupied(game: Game[Any], square: str) -> bool:
             cells.extend([""] * int(cell[1:] or "1"))
         else:
             cells.append(cell)
-    return cells[FILES.index(square[0].lower())] != ""
+    return cells[FILES.index(square[0].lower())]
 
 
 @attrs.define
@@ -168,8 +168,11 @@ class ServerGame:
                 return "First move should be place"
             if move.piece:
                 return "First move should be flat"
-        if move.is_placement and _occupied(self.game, move.square):
+        stack = _stack(self.game, move.square)
+        if move.is_placement and stack:
             return "Square not empty"
+        if not move.is_placement and stack.rstrip("SC")[-1:] != str(self.turn + 1):
+            return "You don't control stack"
         return None
 
     def play(self, name: str, text: str, now: float) -> str | None:
