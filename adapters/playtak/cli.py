@@ -179,9 +179,13 @@ def _logging(args: argparse.Namespace) -> Iterator[None]:
         handler.setFormatter(formatter)
     root.handlers = handlers
     root.setLevel(logging.DEBUG if args.verbose else logging.INFO)
+    quiet = logging.getLogger("trio-websocket")  # frame-level noise, even with -v
+    quiet_level = quiet.level
+    quiet.setLevel(logging.INFO)
     try:
         yield
     finally:
+        quiet.setLevel(quiet_level)
         for handler in handlers:
             handler.close()
         root.setLevel(saved[0])

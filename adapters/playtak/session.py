@@ -110,7 +110,7 @@ class Session:
         if transport is None:
             raise NotConnected(f"not connected; {command.to_line()!r} not sent")
         line = command.to_line()
-        shown = "Login ****" if isinstance(command, p.Login) else line
+        shown = _masked(command)
         self.sent.append(shown)
         log.debug("> %s", shown)
         try:
@@ -187,7 +187,9 @@ class Session:
             login = self.credentials.login_command()
             for command in [*commands, login]:
                 line = command.to_line()
-                self.sent.append("Login ****" if isinstance(command, p.Login) else line)
+                shown = _masked(command)
+                self.sent.append(shown)
+                log.debug("> %s", shown)
                 await transport.send_line(line)
             replies = len(commands)
             while True:
@@ -238,6 +240,15 @@ class Session:
             await trio.sleep(self.settings.ping_interval)
             self.sent.append("PING")
             await transport.send_line(p.Ping().to_line())
+
+
+def _masked(command: p.ClientCommand) -> str:
+    """A command as it may be logged: no password, no guest token."""
+    if isinstance(command, p.Login):
+        return f"Login {command.name} ****"
+    if isinstance(command, p.LoginGuest) and command.token:
+        return "Login Guest ****"
+    return command.to_line()
 
 
 def first_leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:
