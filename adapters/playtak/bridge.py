@@ -23,11 +23,17 @@ import trio
 
 from adapters.playtak import protocol as p
 from adapters.playtak.engine_keeper import EngineKeeper, EngineUnavailable
+from adapters.playtak.live_game import (
+    LiveGame,
+    describe_info,
+    rules_game,
+    server_move_action,
+    write_record,
+)
 from adapters.playtak.notation import ServerMove, ptn_to_server
 from adapters.playtak.session import NotConnected, Session, first_leaf
 from bots.base import Limits
-from rules.game import Game, GameError
-from rules.registry import new_game
+from rules.game import GameError
 from tei.driver import Engine, EngineError, EngineOptionError
 from tei.driver_options import OptionRefused, plan_new_game
 
@@ -61,67 +67,6 @@ def engine_refusal(engine: Engine, size: int, komi: int) -> str | None:
     except OptionRefused as exc:
         return str(exc)
     return None
-
-
-@attrs.define
-class LiveGame:
-    """Our view of one server game."""
-
-    start: p.GameStart
-    inc_ms: int
-    game: Game[Any]
-    clocks: list[int]
-    clock_at: float
-    resuming: bool
-    began: datetime
-    moves: list[str] = attrs.field(factory=list)
-    awaiting_replay: bool = False
-    engine_generation: int = -1
-    move_in_flight: str | None = None
-    rejected: set[str] = attrs.field(factory=set)
-    failures: int = 0
-    think_scope: trio.CancelScope | None = None
-
-    @property
-    def seat(self) -> int:
-        return 0 if self.start.color == "white" else 1
-
-    @property
-    def our_turn(self) -> bool:
-        return self.game.result is None and self.game.turn == self.seat
-
-
-def rules_game(start: p.GameStart) -> Game[Any]:
-    flats, caps = start.pieces
-    options = {"size": str(start.size), "halfkomi": str(start.komi)}
-    options.update(flats=str(flats), caps=str(caps))
-    return new_game("tak", options)
-
-
-def server_move_action(game: Game[Any], move: str) -> Any:
-    """The rules action of a server move (the server has no crush mark)."""
-    ptn = ServerMove.parse(move).to_ptn()
-    try:
-        return game.parse_action(ptn)
-    except GameError:
-        if ServerMove.parse(move).is_placement:
-            raise
-        return game.parse_action(ptn + "*")
-
-
-def _describe(info: Any) -> str:
-    """` (depth 7, score cp 35)` from the engine's last informative info line."""
-    if info is None:
-        return ""
-    parts = []
-    if info.depth is not None:
-        parts.append(f"depth {info.depth}")
-    if info.score is not None:
-        score = info.score
-        value = "" if score.value is None else f" {score.value}"
-        bound = f" {score.bound}" if score.bound else ""
-        parts.append(f"score {score.kind}{value}{bound}")
-    return f" ({', '.join(parts)})" if parts else ""
 
 
 class Bridge:
@@ -354,7 +299,9 @@ class Bridge:
         if live.think_scope is not None:
             live.think_scope.cancel()
         self.live = None
-        path = self._write_ptn(live, result)
+        path = None
+        if self.settings.ptn_dir is not None:
+            path = write_record(live, result, self.settings.ptn_dir, self.settings.site)
         self.finished.append((live.start.game_id, result, path))
         log.info(
             "game %d over: %s after %d plies (%d finished)",
@@ -451,7 +398,7 @@ class Bridge:
             live.game.play(action)
             live.moves.append(move)
             live.move_in_flight = move
-            log.info("game %d: we play %s%s", game_id, move, _describe(answer.info))
+            log.info("game %d: we play %s%s", game_id, move, describe_info(answer.info))
             await self._send(p.PlayMove(game_id, move))
             return
 
@@ -491,33 +438,3 @@ class Bridge:
             await self.session.send(command)
         except NotConnected as exc:
             log.warning("%s", exc)
-
-    # ---- records -----------------------------------------------------------------------
-    def _write_ptn(self, live: LiveGame, result: str) -> Path | None:
-        directory = self.settings.ptn_dir
-        if directory is None:
-            return None
-        from rules.tak.ptn import PtnGame
-
-        start = live.start
-        minutes, seconds = divmod(start.time or 0, 60)
-        tags = {
-            "Site": self.settings.site,
-            "Event": "Online Play",
-            "Date": live.began.strftime("%Y.%m.%d"),
-            "Time": live.began.strftime("%H:%M:%S"),
-            "Player1": start.white,
-            "Player2": start.black,
-            "Clock": f"{minutes}:{seconds:02d} +{live.inc_ms // 1000}",
-            "PlayTakID": str(start.game_id),
-            "Result": result,
-        }
-        record = PtnGame.from_game(live.game, tags)  # type: ignore[arg-type]
-        record.result = result
-        record.set_tag("Result", result)
-        directory.mkdir(parents=True, exist_ok=True)
-        stamp = live.began.strftime("%Y%m%d-%H%M%S")
-        path = directory / f"playtak-{start.game_id}-{stamp}-{start.white}-vs-{start.black}.ptn"
-        path.write_text(record.text(), encoding="utf-8")
-        log.info("wrote %s", path)
-        return path

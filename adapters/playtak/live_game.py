@@ -1,0 +1,111 @@
+"""Our side of one server game: the rules game, clocks, and its PTN record.
+
+Also the pure helpers the bridge needs: the rules game of a `Game Start` line, the rules
+action of a server move (restoring the crush mark the server does not send), and a short
+description of the engine's last search info.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+
+from adapters.playtak import protocol as p
+from adapters.playtak.notation import ServerMove
+from rules.game import Game, GameError
+from rules.registry import new_game
+from rules.tak.ptn import PtnGame
+
+log = logging.getLogger("playtak.bridge")
+
+
+@attrs.define
+class LiveGame:
+    """Our view of one server game."""
+
+    start: p.GameStart
+    inc_ms: int
+    game: Game[Any]
+    clocks: list[int]
+    clock_at: float
+    resuming: bool
+    began: datetime
+    moves: list[str] = attrs.field(factory=list)
+    awaiting_replay: bool = False
+    engine_generation: int = -1
+    move_in_flight: str | None = None
+    rejected: set[str] = attrs.field(factory=set)
+    failures: int = 0
+    think_scope: trio.CancelScope | None = None
+
+    @property
+    def seat(self) -> int:
+        return 0 if self.start.color == "white" else 1
+
+    @property
+    def our_turn(self) -> bool:
+        return self.game.result is None and self.game.turn == self.seat
+
+
+def rules_game(start: p.GameStart) -> Game[Any]:
+    flats, caps = start.pieces
+    options = {"size": str(start.size), "halfkomi": str(start.komi)}
+    options.update(flats=str(flats), caps=str(caps))
+    return new_game("tak", options)
+
+
+def server_move_action(game: Game[Any], move: str) -> Any:
+    """The rules action of a server move (the server has no crush mark)."""
+    ptn = ServerMove.parse(move).to_ptn()
+    try:
+        return game.parse_action(ptn)
+    except GameError:
+        if ServerMove.parse(move).is_placement:
+            raise
+        return game.parse_action(ptn + "*")
+
+
+def describe_info(info: Any) -> str:
+    """` (depth 7, score cp 35)` from the engine's last informative info line."""
+    if info is None:
+        return ""
+    parts = []
+    if info.depth is not None:
+        parts.append(f"depth {info.depth}")
+    if info.score is not None:
+        score = info.score
+        value = "" if score.value is None else f" {score.value}"
+        bound = f" {score.bound}" if score.bound else ""
+        parts.append(f"score {score.kind}{value}{bound}")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def write_record(live: LiveGame, result: str, directory: Path, site: str) -> Path:
+    """Write a finished game as a PTN file with playtak's tags; its path."""
+    start = live.start
+    minutes, seconds = divmod(start.time or 0, 60)
+    tags = {
+        "Site": site,
+        "Event": "Online Play",
+        "Date": live.began.strftime("%Y.%m.%d"),
+        "Time": live.began.strftime("%H:%M:%S"),
+        "Player1": start.white,
+        "Player2": start.black,
+        "Clock": f"{minutes}:{seconds:02d} +{live.inc_ms // 1000}",
+        "PlayTakID": str(start.game_id),
+        "Result": result,
+    }
+    record = PtnGame.from_game(live.game, tags)  # type: ignore[arg-type]
+    record.result = result
+    record.set_tag("Result", result)
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = live.began.strftime("%Y%m%d-%H%M%S")
+    path = directory / f"playtak-{start.game_id}-{stamp}-{start.white}-vs-{start.black}.ptn"
+    path.write_text(record.text(), encoding="utf-8")
+    log.info("wrote %s", path)
+    return path
