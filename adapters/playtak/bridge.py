@@ -50,7 +50,8 @@ class BridgeSettings:
     accept_draws: bool = False
     min_restart_ms: int = 3000
     max_engine_failures: int = 3
-    #: give up on a silent engine after this many seconds (None: only the clock limits it)
+    #: give up on a silent engine after this many seconds (None: a quarter of the clock
+    #: left, at least 30 s)
     max_move_seconds: float | None = None
     site: str = "PlayTak.com"
 
@@ -368,8 +369,10 @@ class Bridge:
                     shown.reverse()
                 limits = Limits(wtime=shown[0], btime=shown[1], winc=live.inc_ms, binc=live.inc_ms)
                 budget = max(0.05, budget_ms / 1000)
-                if self.settings.max_move_seconds is not None:
-                    budget = min(budget, self.settings.max_move_seconds)
+                stall = self.settings.max_move_seconds
+                if stall is None:  # a search longer than this is no search but a hang
+                    stall = max(30.0, ours / 4000)
+                budget = min(budget, stall)
                 deadline = trio.current_time() + budget
                 grace = 1.0 if budget_ms > 5000 else 0.3
                 answer = await engine.play(live.game, limits, deadline=deadline, grace=grace)

@@ -95,7 +95,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--max-move-time",
         type=float,
         metavar="S",
-        help="restart an engine that has not answered after S seconds (default: the clock)",
+        help="restart an engine that has not answered after S seconds (default: a quarter "
+        "of the clock left, at least 30 s)",
     )
     games.add_argument("--ptn-dir", type=Path, metavar="DIR", help="write each game as PTN here")
     conn = parser.add_argument_group("connection")
