@@ -357,3 +357,20 @@ async def test_seeks_the_engine_cannot_play(nursery: trio.Nursery) -> None:
     assert acceptor.finished[0][1] == "0-1"
     assert server.core.finished[0].komi == 0
     await alice.aclose()
+
+
+async def test_an_engine_that_cannot_come_back_resigns_and_stops(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    server = await start_server(nursery)
+    gone = [*FLAKY, "--mode", "gone", "--at", "2", "--marker", str(tmp_path / "crashed")]
+    seeker = make_bridge(url(server, "tcp"), gone, seek="5 60 0 W")
+    acceptor = make_bridge(url(server, "tcp"), accept_from="Guest1")
+    with trio.fail_after(30):
+        async with trio.open_nursery() as inner:
+            inner.start_soon(acceptor.run)
+            with pytest.raises(BridgeError, match="the engine is gone"):
+                await seeker.run()
+            inner.cancel_scope.cancel()
+    assert seeker.session.sent.count("Game#1 Resign") == 1
+    assert server.core.finished[0].result == "0-1"  # white resigned

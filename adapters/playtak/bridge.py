@@ -87,6 +87,7 @@ class Bridge:
         self._accepted: p.SeekInfo | None = None
         self._nursery: trio.Nursery | None = None
         self._engine_lock = trio.Lock()
+        self._fatal: BridgeError | None = None
 
     @property
     def in_game(self) -> bool:
@@ -111,6 +112,8 @@ class Bridge:
                 nursery.cancel_scope.cancel()
         except BaseExceptionGroup as group:
             raise first_leaf(group) from None
+        if self._fatal is not None:
+            raise self._fatal
         return self.finished
 
     # ---- session hooks -----------------------------------------------------------------
@@ -255,7 +258,7 @@ class Bridge:
             live.game.play(action)
         except (GameError, ValueError) as exc:
             log.error("server move %r does not fit our game (%s): resigning", move, exc)
-            await self._send(p.GameAction(live.start.game_id, "Resign"))
+            await self._resign(live)
             return
         live.moves.append(ServerMove.parse(move).to_text())
         live.rejected.clear()
@@ -320,6 +323,8 @@ class Bridge:
     def _start_thinking(self, live: LiveGame) -> None:
         if (
             live.think_scope is not None
+            or live.resigned
+            or self.done.is_set()
             or live.resuming
             or live.move_in_flight is not None
             or not live.our_turn
@@ -356,7 +361,7 @@ class Bridge:
         while True:
             if live.failures >= self.settings.max_engine_failures:
                 log.error("game %d: too many engine failures, resigning", game_id)
-                await self._send(p.GameAction(game_id, "Resign"))
+                await self._resign(live)
                 return
             ours, theirs = self._our_clock_ms(live)
             try:
@@ -381,22 +386,24 @@ class Bridge:
                 live.failures += 1
                 log.error("game %d: engine failure: %s", game_id, exc)
                 ours, _ = self._our_clock_ms(live)
-                if ours < self.settings.min_restart_ms or isinstance(exc, EngineUnavailable):
+                if isinstance(exc, EngineUnavailable):
+                    await self._give_up(live, exc)
+                    return
+                if ours < self.settings.min_restart_ms:
                     log.error("game %d: no time to restart the engine, resigning", game_id)
-                    await self._send(p.GameAction(game_id, "Resign"))
+                    await self._resign(live)
                     return
                 try:
                     await self.keeper.restart()
                 except (EngineUnavailable, trio.TooSlowError) as again:
-                    log.error("game %d: %s; resigning", game_id, again)
-                    await self._send(p.GameAction(game_id, "Resign"))
+                    await self._give_up(live, again)
                     return
                 continue
             move = ptn_to_server(live.game.format_action(action))
             if move in live.rejected:
                 action, move = self._alternative(live)
                 if action is None:
-                    await self._send(p.GameAction(game_id, "Resign"))
+                    await self._resign(live)
                     return
             live.game.play(action)
             live.moves.append(move)
@@ -404,6 +411,19 @@ class Bridge:
             log.info("game %d: we play %s%s", game_id, move, describe_info(answer.info))
             await self._send(p.PlayMove(game_id, move))
             return
+
+    async def _resign(self, live: LiveGame) -> None:
+        """Resign once (the thinking stops until the server ends the game)."""
+        if not live.resigned:
+            live.resigned = True
+            await self._send(p.GameAction(live.start.game_id, "Resign"))
+
+    async def _give_up(self, live: LiveGame, exc: BaseException) -> None:
+        """The engine cannot be started again: resign and stop the bridge."""
+        log.error("game %d: %s; resigning and stopping", live.start.game_id, exc)
+        await self._resign(live)
+        self._fatal = BridgeError(f"the engine is gone: {exc}")
+        self.done.set()
 
     def _alternative(self, live: LiveGame) -> tuple[Any, str]:
         """A random legal move the server has not refused (None when there is none)."""

@@ -41,6 +41,7 @@ class LiveGame:
     move_in_flight: str | None = None
     rejected: set[str] = attrs.field(factory=set)
     failures: int = 0
+    resigned: bool = False
     think_scope: trio.CancelScope | None = None
 
     @property

@@ -19,12 +19,15 @@ from rules.registry import new_game
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", default="good", choices=("good", "crash", "stall"))
+    parser.add_argument("--mode", default="good", choices=("good", "crash", "stall", "gone"))
     parser.add_argument("--at", type=int, default=3)
     parser.add_argument("--marker", type=Path)
     parser.add_argument("--no-komi", action="store_true", help="declare no HalfKomi option")
     args = parser.parse_args()
-    armed = args.mode != "good" and not (args.marker and args.marker.exists())
+    marked = bool(args.marker and args.marker.exists())
+    if args.mode == "gone" and marked:
+        return 1  # once crashed, it never starts again
+    armed = args.mode != "good" and not marked
     options = {"size": "5", "halfkomi": "0"}
     moves: list[str] = []
     start: str | None = None
@@ -58,7 +61,7 @@ def main() -> int:
             if armed and gos >= args.at:
                 if args.marker:
                     args.marker.write_text(args.mode)
-                if args.mode == "crash":
+                if args.mode in ("crash", "gone"):
                     out.write("info string crashing now\n")
                     out.flush()
                     return 3
