@@ -29,6 +29,7 @@ class TakSearchBot(Bot):
     options: ClassVar[tuple[BotOption, ...]] = (
         BotOption("DefaultMs", "spin", default="1000", min=1, max=3_600_000),
         BotOption("MaxDepth", "spin", default=str(MAX_DEPTH), min=1, max=MAX_DEPTH),
+        BotOption("ThreatPlies", "spin", default="0", min=0, max=MAX_EXTENSION),
     )
 
     def __init__(self, settings: Any = None) -> None:
@@ -74,10 +75,11 @@ class TakSearchBot(Bot):
             started + budget.hard / 1000 if budget.hard is not None else float("inf")
         )
         max_depth = min(limits.depth or MAX_DEPTH, int(self.settings["MaxDepth"]))
+        extension = int(self.settings["ThreatPlies"])
         best = searcher.root_moves[0]
         done: tuple[int, int] | None = None  # (depth, value) of the last finished iteration
         for depth in range(1, max_depth + 1):
-            searcher.max_ply = depth + MAX_EXTENSION
+            searcher.max_ply = depth + extension if extension else 0
             searcher.partial = None
             try:
                 value, best = searcher.root(depth)

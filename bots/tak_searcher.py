@@ -9,8 +9,9 @@
 * static evaluations cached by position hash;
 * exact win-in-one at every node: a placement that completes a road is found with four
   flood fills (`tak_eval.win_squares`), so such nodes are scored as wins without search;
-* a threat extension at the horizon: when the opponent threatens a road in one, the
-  side to move gets one more ply to find its block (bounded by `MAX_EXTENSION` plies);
+* an optional threat extension at the horizon: when the opponent threatens a road in
+  one, the side to move gets one more ply to find its block, up to `max_ply` (0, the
+  default of the bot, turns it off: it did not pay off at blitz time controls);
 * values are centi-flats from the side to move's view; wins are `WIN - plies`.
 
 The searcher raises `SearchAborted` from deep inside when the stop event is set, the
@@ -32,7 +33,7 @@ WIN_BOUND = WIN - 10_000
 INF = WIN + 1
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 128
-MAX_EXTENSION = 4
+MAX_EXTENSION = 8
 TT_LIMIT = 1_500_000
 CHECK_EVERY = 128
 CODE_SPACE = 1 << 19
