@@ -44,11 +44,14 @@ def test_takes_a_road_in_one(bot: str, tps: str) -> None:
     assert game.result is not None and game.result.code == "R-0"
 
 
-@pytest.mark.parametrize("bot", ["greedy", "search"])
-def test_blocks_a_road_in_one(bot: str) -> None:
+@pytest.mark.parametrize(
+    ("bot", "settings"),
+    [("greedy", None), ("search", None), ("search", {"ThreatPlies": "4"})],
+)
+def test_blocks_a_road_in_one(bot: str, settings: Any) -> None:
     game = TakGame.from_tps(MUST_BLOCK)
     assert game.fast_board().copy().winning_move() is None  # black has no win itself
-    game.play(think(bot, game, Limits(nodes=3000)))
+    game.play(think(bot, game, Limits(nodes=3000), settings))
     board = game.fast_board()
     assert board.turn == 0 and board.winning_move() is None
 
