@@ -7,6 +7,7 @@ A bot never writes to stdout.
 
 from __future__ import annotations
 
+import random
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
@@ -115,3 +116,26 @@ class Bot(ABC):
         report: Report,
     ) -> Any:
         """Return a legal action of `game` (the bot may play/undo on it freely)."""
+
+
+class SeededBot(Bot):
+    """A bot with a `Seed` option for reproducible choices (0: a fresh seed)."""
+
+    options: ClassVar[tuple[BotOption, ...]] = (
+        BotOption("Seed", "spin", default="0", min=0, max=2**31 - 1),
+    )
+
+    def __init__(self, settings: Mapping[str, str] | None = None) -> None:
+        self._rng: random.Random | None = None
+        super().__init__(settings)
+
+    def set_option(self, name: str, value: str) -> None:
+        super().set_option(name, value)
+        self._rng = None
+
+    def rng(self) -> random.Random:
+        """The bot's random source, made from the Seed option on first use."""
+        if self._rng is None:
+            seed = int(self.settings["Seed"])
+            self._rng = random.Random(seed) if seed else random.Random()
+        return self._rng

@@ -10,12 +10,11 @@ hundreds of slides) it plays the best move among those tried so far.
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 from typing import Any, ClassVar
 
-from bots.base import Bot, BotOption, Info, Limits, Report
+from bots.base import Info, Limits, Report, SeededBot
 from bots.tak_eval import WIN_NOW, evaluate
 from rules.game import Game
 from rules.tak.board import DRAW, code_ptn
@@ -28,26 +27,9 @@ def out_of_time(stop: threading.Event, deadline: float | None) -> bool:
     return stop.is_set() or (deadline is not None and time.monotonic() > deadline)
 
 
-class GreedyBot(Bot):
+class GreedyBot(SeededBot):
     name: ClassVar[str] = "greedy"
     games: ClassVar[tuple[str, ...]] = ("tak",)
-    options: ClassVar[tuple[BotOption, ...]] = (
-        BotOption("Seed", "spin", default="0", min=0, max=2**31 - 1),
-    )
-
-    def __init__(self, settings: Any = None) -> None:
-        super().__init__(settings)
-        self._rng: random.Random | None = None
-
-    def _random(self) -> random.Random:
-        if self._rng is None:
-            seed = int(self.settings["Seed"])
-            self._rng = random.Random(seed) if seed else random.Random()
-        return self._rng
-
-    def set_option(self, name: str, value: str) -> None:
-        super().set_option(name, value)
-        self._rng = None
 
     def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
         if not isinstance(game, TakGame):
@@ -81,7 +63,7 @@ class GreedyBot(Bot):
                 best.append(code)
             if value >= WIN_NOW * 2:
                 break
-        code = self._random().choice(best)
+        code = self.rng().choice(best)
         report(
             Info(
                 depth=1,

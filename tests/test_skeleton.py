@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -41,3 +42,21 @@ def test_limits_clock_and_budget() -> None:
     assert budget is not None and 0 < budget <= 2_500
     assert Limits(infinite=True).budget_ms(0) is None
     assert Limits(movetime=1000).budget_ms(0) == 950
+
+
+def test_seeded_bots_repeat_their_choices() -> None:
+    from bots.registry import make_bot
+    from rules.registry import new_game
+
+    def choices(seed: str) -> list[str]:
+        bot = make_bot("trike", "random", {"Seed": seed})
+        game = new_game("trike", {"size": "7"})
+        played = []
+        for _ in range(6):
+            action = bot.think(game, Limits(), threading.Event(), lambda info: None)
+            played.append(game.format_action(action))
+            game.play(action)
+        return played
+
+    assert choices("7") == choices("7")
+    assert len({tuple(choices(str(seed))) for seed in range(1, 6)}) > 1
