@@ -46,6 +46,10 @@ class TakSearchBot(Bot):
             raise ValueError("no legal action: the game is over")
         started = time.monotonic()
         board = game.fast_board()
+        options = game.options
+        self.searcher.set_draw_rules(
+            options.repetition, options.rule50, game.position_counts(), game.quiet_plies
+        )
         code = self.choose(board, limits, stop, report, started)
         if limits.infinite:
             stop.wait()

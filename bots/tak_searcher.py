@@ -12,6 +12,9 @@
 * an optional threat extension at the horizon: when the opponent threatens a road in
   one, the side to move gets one more ply to find its block, up to `max_ply` (0, the
   default of the bot, turns it off: it did not pay off at blitz time controls);
+* the optional draw rules of the game when they are on (`set_draw_rules`): a position
+  repeated inside the search, or occurring for the third time counting the game's
+  history, and 50 plies without a placement or a wall flattening score as draws;
 * values are centi-flats from the side to move's view; wins are `WIN - plies`.
 
 The searcher raises `SearchAborted` from deep inside when the stop event is set, the
@@ -26,7 +29,7 @@ from collections.abc import Callable
 
 from bots.tak_eval import eval_tables, static, win_squares
 from rules.tak.board import DRAW, Board
-from rules.tak.tables import KIND_SHIFT
+from rules.tak.tables import CRUSH_BIT, KIND_SHIFT
 
 WIN = 1_000_000
 WIN_BOUND = WIN - 10_000
@@ -40,6 +43,7 @@ CODE_SPACE = 1 << 19
 TT_BONUS = 1 << 40
 KILLER_BONUS = (1 << 30, 1 << 29)
 LMP_BASE = 8
+RULE50_PLIES = 50
 
 
 class SearchAborted(Exception):
@@ -81,6 +85,53 @@ class Searcher:
         self.root_moves: list[int] = []
         #: late move pruning thresholds by depth (set per size)
         self.lmp = [0, 0, 0]
+        #: the optional draw rules (see `set_draw_rules`); `rules` is true if either is on
+        self.rules = False
+        self.repetition = False
+        self.rule50 = False
+        #: occurrences of each position in the game so far (root included)
+        self.seen: dict[int, int] = {}
+        #: hash and plies without a placement or a crush, by ply from the root
+        self.path = [0] * (MAX_PLY + 8)
+        self.quiet = [0] * (MAX_PLY + 8)
+
+    def set_draw_rules(
+        self, repetition: bool, rule50: bool, seen: dict[int, int], quiet: int
+    ) -> None:
+        """Turn the game's optional draw rules on or off for the next search: `seen`
+        counts the positions of the game (root included), `quiet` the plies in a row
+        without a placement or a wall flattening before the root."""
+        self.repetition = repetition
+        self.rule50 = rule50
+        self.rules = repetition or rule50
+        self.seen = seen
+        self.quiet[0] = quiet
+
+    def _enter(self, code: int, ply: int) -> None:
+        """Record the position reached at `ply` by `code` (draw rules only)."""
+        self.path[ply] = self.board.hash if self.board is not None else 0
+        if (code >> KIND_SHIFT) & 3 != 3 or code & CRUSH_BIT:
+            self.quiet[ply] = 0
+        else:
+            self.quiet[ply] = self.quiet[ply - 1] + 1
+
+    def _drawn(self, ply: int) -> bool:
+        """Whether the position at `ply` is drawn by an optional rule."""
+        quiet = self.quiet[ply]
+        if self.rule50 and quiet >= RULE50_PLIES:
+            return True
+        if not self.repetition or quiet < 2:
+            return False
+        key = self.path[ply]
+        # only positions since the last placement or crush can repeat this one
+        i = ply - 2
+        stop = ply - quiet
+        while i >= 0 and i >= stop:
+            if self.path[i] == key:
+                return True  # a repetition inside the search: treated as a draw
+            i -= 2
+        # before the root: the game's own history
+        return stop < 0 and self.seen.get(key, 0) >= 2
 
     # ---- setup ----------------------------------------------------------------------
     def load(self, board: Board) -> None:
@@ -100,6 +151,7 @@ class Searcher:
         if len(self.evals) > TT_LIMIT:
             self.evals.clear()
         self.board = board
+        self.path[0] = board.hash
         for pair in self.killers:
             pair[0] = pair[1] = 0
         self.nodes = 0
@@ -144,8 +196,11 @@ class Searcher:
         best = -INF
         best_move = moves[0]
         search = self.search
+        rules = self.rules
         for i, code in enumerate(moves):
             board.make(code)
+            if rules:
+                self._enter(code, 1)
             if i == 0:
                 value = -search(depth - 1, -beta, -alpha, 1)
             else:
@@ -178,6 +233,9 @@ class Searcher:
             if winner == DRAW:
                 return 0
             return WIN - ply if winner == turn else ply - WIN
+        rules = self.rules
+        if rules and self._drawn(ply):
+            return 0
         t = board.t
         walls = board.walls
         empty = t.full & ~(board.white | board.black)
@@ -249,6 +307,8 @@ class Searcher:
             if i >= prune_from and best > -WIN_BOUND:
                 break
             make(code)
+            if rules:
+                self._enter(code, ply + 1)
             if i == 0:
                 value = -search(next_depth, -beta, -a, ply + 1)
             else:

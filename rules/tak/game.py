@@ -190,6 +190,15 @@ class TakGame(Game[Move]):
     def hash_key(self) -> int:
         return self._board.hash
 
+    def position_counts(self) -> dict[int, int]:
+        """How often each position (by `hash_key`) has occurred in the game so far."""
+        return dict(self._seen)
+
+    @property
+    def quiet_plies(self) -> int:
+        """Plies in a row without a placement or a wall flattening (the rule50 count)."""
+        return self._quiet[-1]
+
     def seat_name(self, seat: int) -> str:
         return ("white", "black")[seat]
 
