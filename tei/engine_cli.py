@@ -51,6 +51,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="also announce TEI v1 'size ... halfkomi ...' lines (v1 commands are always read)",
     )
     parser.add_argument(
+        "--limit-cap",
+        type=float,
+        metavar="SECONDS",
+        help="stop a 'go depth'/'go nodes' search (one with no clock or movetime) after "
+        "SECONDS, as if 'stop' had come (default: no cap; the bot ends it by itself)",
+    )
+    parser.add_argument(
         "--name", default="tei-host", help="engine name for 'id name' (default: tei-host)"
     )
     parser.add_argument(
@@ -73,7 +80,11 @@ def _list() -> int:
 def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list()
+    if args.limit_cap is not None and not args.limit_cap > 0:
+        print("tei engine: --limit-cap must be positive", file=sys.stderr)
+        return 2
     config = HostConfig(
+        limit_cap=args.limit_cap,
         game=args.game,
         bot=args.bot,
         rules=game_options(args),

@@ -46,6 +46,12 @@ class HostConfig:
     tei_v1: bool = False
     #: seconds a bot gets to answer after `stop` before the host answers for it
     stop_grace: float = 0.05
+    #: seconds a bot gets to answer once its reports show a `go depth`/`go nodes` limit
+    #: reached, before the host answers for it
+    limit_grace: float = 1.0
+    #: the longest (seconds) a `go depth`/`go nodes` search with no time limit may run
+    #: before the host stops it as if `stop` had come; None = no cap
+    limit_cap: float | None = None
     name: str = "tei-host"
 
 
@@ -83,6 +89,8 @@ class _Search:
     soft: float | None
     hard: float | None
     held: bool
+    depth: int | None = None
+    nodes: int | None = None
     stopped: bool = False
     answer: str | None = None
     last_pv: str | None = None
@@ -270,6 +278,7 @@ class HostState:
             return []
         if info.pv:
             s.last_pv = info.pv[0]
+        out: list[Effect] = self._past_limit(s, info, now)
         elapsed = max(0, round((now - s.started) * 1000))
         score: p.Score | None = None
         if info.score_cp is not None:
@@ -291,7 +300,22 @@ class HostState:
             pv=info.pv,
             string=info.string,
         ).to_line()
-        return [Send(line)] if line != "info" else []
+        return [Send(line), *out] if line != "info" else out
+
+    def _past_limit(self, s: _Search, info: base.Info, now: float) -> list[Effect]:
+        """A report showing the `go depth`/`go nodes` limit reached: the bot should answer
+        now; stop it, and answer for it if it still has not after `limit_grace`."""
+        if s.stopped or s.held:
+            return []
+        reached = (s.depth is not None and info.depth is not None and info.depth >= s.depth) or (
+            s.nodes is not None and info.nodes is not None and info.nodes >= s.nodes
+        )
+        if not reached:
+            return []
+        s.stopped = True
+        deadline = now + self.config.limit_grace
+        s.hard = deadline if s.hard is None else min(s.hard, deadline)
+        return [StopSearch(s.id)]
 
     def on_result(
         self, search_id: int, action: Any, error: BaseException | None, now: float
@@ -321,6 +345,8 @@ class HostState:
         if not s.stopped and s.soft is not None and now >= s.soft:
             s.stopped = True
             out.append(StopSearch(s.id))
+            if s.hard is None:  # the cap of a depth/nodes search: now it is a `stop`
+                s.hard = now + self.config.stop_grace
         if s.hard is not None and now >= s.hard:
             out += [
                 Send(p.Info(string="the bot overran its time; answering for it").to_line()),
@@ -444,6 +470,8 @@ class HostState:
         seat = game.turn
         soft, hard = search_deadlines(limits, seat)
         held = limits.infinite or (soft is None and limits.depth is None and limits.nodes is None)
+        if soft is None and not held and self.config.limit_cap is not None:
+            soft = self.config.limit_cap
         if held and not limits.infinite:
             limits = attrs.evolve(limits, infinite=True)
         self._next_id += 1
@@ -454,6 +482,8 @@ class HostState:
             soft=None if soft is None else now + soft,
             hard=None if hard is None else now + hard,
             held=held,
+            depth=limits.depth,
+            nodes=limits.nodes,
         )
         return [*out, StartSearch(self._next_id, self.bot, game.copy(), limits)]
 

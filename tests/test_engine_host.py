@@ -270,6 +270,22 @@ def test_movetime_is_enforced_on_a_bot_that_ignores_it(host: Callable[..., Host]
     assert legal_after("trike", "7", ["d2", "c3"], bestmove(h.expect("bestmove")))
 
 
+@pytest.mark.parametrize(
+    ("go", "extra"), [("go depth 1", ()), ("go nodes 1000", ("--limit-cap", "0.5"))]
+)
+def test_depth_and_nodes_are_enforced_on_a_bot_that_hangs_there(
+    host: Callable[..., Host], go: str, extra: tuple[str, ...]
+) -> None:
+    """depth: the bot's report shows the limit reached; nodes: it reports no nodes, so
+    only the --limit-cap deadline ends the search."""
+    h = host("--game", "trike", "--bot", "test_engine_host:SleepyBot", *extra)
+    h.handshake()
+    h.send("teinewgame 7", "position startpos moves d2", go)
+    answer = bestmove(h.expect("bestmove"))
+    assert legal_after("trike", "7", ["d2"], answer)
+    h.ping()
+
+
 def test_infinite_search_streams_info_until_stop(host: Callable[..., Host]) -> None:
     h = host("--game", "trike", "--bot", "test_engine_host:PatientBot")
     h.handshake()
@@ -354,6 +370,7 @@ def test_bad_command_line_is_refused() -> None:
         ["--bot", "random", "--game", "traxit", "--players", "7"],
         ["--bot", "random", "--game", "tak", "--rule", "halfkomi=x"],
         ["--bot", "test_engine_host:NoSuchBot"],
+        ["--limit-cap", "0"],
     ):
         done = subprocess.run(
             [sys.executable, "-m", "tei", "engine", "--game", "trike", *args],
@@ -371,7 +388,7 @@ def test_help_lists_every_option() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "tei", "engine", "--help"], capture_output=True, text=True
     )
-    for flag in ("--bot", "--option", "--log", "--tei-v1", "--game", "--list"):
+    for flag in ("--bot", "--option", "--log", "--tei-v1", "--game", "--list", "--limit-cap"):
         assert flag in done.stdout
 
 

@@ -327,6 +327,63 @@ def test_depth_and_nodes_searches_are_not_held() -> None:
     assert lines(state.on_result(effect.search_id, 1, None, 0.1)) == ["bestmove 1"]
 
 
+@pytest.mark.parametrize(
+    ("go", "below", "reached"),
+    [
+        ("go depth 3", Info(depth=2, pv=("1",)), Info(depth=3, pv=("2",))),
+        ("go nodes 50", Info(nodes=49, pv=("1",)), Info(nodes=50, pv=("2",))),
+    ],
+)
+def test_a_bot_past_its_depth_or_nodes_limit_is_stopped_then_answered_for(
+    go: str, below: Info, reached: Info
+) -> None:
+    state = make_state(limit_grace=0.5)
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line(go, 0.0))
+    assert state.next_deadline() is None
+    assert not any(isinstance(e, StopSearch) for e in state.on_info(effect.search_id, below, 1.0))
+    assert state.next_deadline() is None
+    out = state.on_info(effect.search_id, reached, 2.0)
+    assert StopSearch(effect.search_id) in out
+    assert state.next_deadline() == pytest.approx(2.5)
+    assert state.on_time(2.4) == []
+    assert lines(state.on_time(2.5))[-1] == "bestmove 2"  # the last pv move
+    assert state.on_result(effect.search_id, 1, None, 3.0) == []  # too late
+
+
+def test_a_bot_that_answers_at_its_limit_is_not_answered_for() -> None:
+    state = make_state(limit_grace=0.5)
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line("go depth 1", 0.0))
+    state.on_info(effect.search_id, Info(depth=1, pv=("2",)), 1.0)
+    assert lines(state.on_result(effect.search_id, 1, None, 1.1)) == ["bestmove 1"]
+    assert state.search is None and state.on_time(2.0) == []
+
+
+def test_depth_limit_is_not_enforced_on_an_infinite_search() -> None:
+    state = make_state(limit_grace=0.5)
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line("go infinite depth 1", 0.0))
+    out = state.on_info(effect.search_id, Info(depth=4, pv=("2",)), 1.0)
+    assert not any(isinstance(e, StopSearch) for e in out)
+    assert state.next_deadline() is None
+
+
+def test_limit_cap_stops_a_depth_search_like_stop() -> None:
+    state = make_state(limit_cap=2.0)
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line("go depth 9", 1.0))
+    assert state.next_deadline() == pytest.approx(3.0)
+    assert state.on_time(3.0) == [StopSearch(effect.search_id)]
+    assert state.next_deadline() == pytest.approx(3.05)
+    assert lines(state.on_time(3.05))[-1] == "bestmove 1"
+    # a search with a time limit keeps its own deadlines, infinite ones have none
+    effect = start(state.on_line("go infinite", 4.0))
+    assert state.next_deadline() is None
+    assert lines(state.on_line("stop", 5.0)) == []
+    assert lines(state.on_result(effect.search_id, 2, None, 5.01)) == ["bestmove 2"]
+
+
 def test_bot_failure_and_illegal_result_fall_back_to_a_legal_move() -> None:
     state = make_state()
     state.on_line("position startpos", 0.0)
