@@ -70,11 +70,28 @@ def test_divide_of_a_middle_game_adds_up() -> None:
         (["--size", "5", "--moves", "a1 zz", "--depth", "1"], "zz"),
         (["--size", "5", "--rule", "colour=red", "--depth", "1"], "colour"),
         (["--size", "5", "--depth", "-1"], "--depth"),
+        (["--game", "trike", "--tps", "x3/x3/x3 1 1", "--depth", "1"], "--tps is for Tak"),
+        (["--size", "5", "--rule", "halfkomi=-1", "--depth", "1"], "halfkomi"),
+        (["--size", "5", "--rule", "rule50=maybe", "--depth", "1"], "rule50"),
     ],
 )
 def test_errors_are_named(args: list[str], named: str) -> None:
     done = perft(*args)
     assert done.returncode == 2
+    assert named in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--komi", "0.3", "--depth", "1"], "0.3"),
+        (["--rule", "flats", "--depth", "1"], "'flats'"),
+        (["--komi", "abc", "--depth", "1"], "abc"),
+    ],
+)
+def test_bad_option_syntax_is_refused_by_name(args: list[str], named: str) -> None:
+    done = perft(*args)
+    assert done.returncode != 0 and done.stdout == ""
     assert named in done.stderr and "Traceback" not in done.stderr
 
 

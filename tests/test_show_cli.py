@@ -34,3 +34,14 @@ def test_bad_position_is_named_and_exit_code_is_2() -> None:
     assert "tei show:" in out.stderr and out.stdout == ""
     bad_move = tei("--moves", "a1 z9")
     assert bad_move.returncode == 2 and "z9" in bad_move.stderr
+
+
+def test_bad_game_options_are_named() -> None:
+    for args, named in (
+        (["--size", "9"], "size='9'"),
+        (["--rule", "caps=x"], "caps"),
+        (["--tps", "x3/x3/x3 1 1", "--size", "5"], "size=5"),
+    ):
+        out = tei(*args)
+        assert out.returncode == 2 and out.stdout == ""
+        assert named in out.stderr and "Traceback" not in out.stderr
