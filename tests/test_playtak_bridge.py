@@ -21,6 +21,7 @@ from tests.playtak_support.bridges import (
     make_bridge,
     serve_script,
 )
+from tests.playtak_support.guard import loopback_only  # noqa: F401
 from tests.playtak_support.lines import LineClient
 
 RESULTS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2"}

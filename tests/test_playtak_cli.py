@@ -12,6 +12,7 @@ import trio
 
 from rules.tak.ptn import PtnGame
 from tei.cli import main
+from tests.playtak_support.guard import loopback_only  # noqa: F401
 
 TEI = [sys.executable, "-m", "tei", "playtak"]
 SERVER = [sys.executable, "-m", "adapters.playtak.local_server"]

@@ -13,6 +13,7 @@ from adapters.playtak.bridge import server_move_action
 from adapters.playtak.notation import MoveNotationError, ptn_to_server, server_to_ptn
 from adapters.playtak.server_core import LobbyCore
 from rules.registry import new_game
+from tests.playtak_support.guard import loopback_only  # noqa: F401
 
 # --- notation --------------------------------------------------------------------------
 

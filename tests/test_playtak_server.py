@@ -11,6 +11,7 @@ import websocket
 
 from adapters.playtak.local_server import LocalServer
 from adapters.playtak.server_core import ServerSettings
+from tests.playtak_support.guard import loopback_only  # noqa: F401
 from tests.playtak_support.lines import LineClient
 
 StartServer = Callable[..., Awaitable[LocalServer]]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from adapters.playtak.server_core import LobbyCore, Output, ServerSettings
+from tests.playtak_support.guard import loopback_only  # noqa: F401
 
 
 class Lobby:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import socket
+from functools import partial
+
 import pytest
 import trio
 import trio_websocket
@@ -13,6 +16,7 @@ from adapters.playtak.transport import (
     TransportClosed,
     open_transport,
 )
+from tests.playtak_support.guard import loopback_only  # noqa: F401
 
 
 @pytest.mark.parametrize(
@@ -55,7 +59,7 @@ async def test_tcp_lines_are_split_and_stripped(nursery: trio.Nursery) -> None:
         await stream.send_all(b" a line\n" + b"x" * 70_000)
         await trio.sleep(5)
 
-    listeners = await nursery.start(trio.serve_tcp, handler, 0)
+    listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), handler, 0)
     port = listeners[0].socket.getsockname()[1]
     lines = []
     with pytest.raises(TransportClosed, match="over"):
@@ -99,3 +103,12 @@ async def test_websocket_offers_binary_and_reads_one_line_per_frame(
     assert offered == [["binary"]]
     assert lines == ["Welcome!", "two", "lines", "text frame"]
     assert received == ["PING\n"]  # one command per frame, newline-terminated
+
+
+async def test_tests_cannot_reach_beyond_127_0_0_1() -> None:
+    """The guard every playtak test runs under: even the default server is out of reach."""
+    with pytest.raises(AssertionError, match=r"only 127\.0\.0\.1"):
+        async with open_transport("tcp://playtak.com:10000"):
+            pass
+    with pytest.raises(AssertionError, match=r"only 127\.0\.0\.1"), socket.socket() as sock:
+        sock.connect(("10.0.0.1", 10000))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,7 @@ async def serve_script(
         finally:
             await stream.aclose()
 
-    listeners = await nursery.start(trio.serve_tcp, handler, 0)
+    listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), handler, 0)
     port: int = listeners[0].socket.getsockname()[1]
     return port
 
