@@ -46,7 +46,9 @@ class TrikeSearchBot(Bot):
         searcher.node_limit = limits.nodes or 0
         searcher.should_stop = stop.is_set
         budget = self._budget(game, limits)
-        searcher.deadline = started + budget / 1000 if budget is not None else float("inf")
+        # stop a little before the budget, so that the answer is in before the host's stop
+        own = None if budget is None else max(budget * 0.5, min(budget * 0.9, budget - 15.0))
+        searcher.deadline = started + own / 1000 if own is not None else float("inf")
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         best_move = legal[0]
         empties = len(game.board) - sum(1 for c in game.board if c)

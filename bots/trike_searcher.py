@@ -24,6 +24,8 @@ WIN = 1_000_000
 WIN_BOUND = WIN - 10_000
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_DEPTH = 200
+#: time, nodes and the stop flag are checked every CHECK_MASK + 1 nodes (about 1 ms)
+CHECK_MASK = 63
 TT_LIMIT = 400_000  # entries (about 150 bytes each); cleared between moves beyond it
 
 
@@ -168,7 +170,7 @@ class Searcher:
     # ---- search ---------------------------------------------------------------------------
     def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
-        if self.nodes & 511 == 0:
+        if self.nodes & CHECK_MASK == 0:
             self._check_limits()
         moves = self.moves()
         if not moves:
@@ -243,6 +245,7 @@ class Searcher:
         best = -WIN - 1
         best_move = ordered[0]
         for move in ordered:
+            self._check_limits()  # before each root move: a stop set early ends at once
             undo = self.make(move)
             value = -self.negamax(depth - 1, -beta, -max(alpha, best), 1)
             # (an abort leaves the board mid-search; the caller reloads the game)

@@ -59,9 +59,23 @@ def test_node_limit_ends_the_search() -> None:
     infos: list[Info] = []
     action = bot.think(game.copy(), Limits(nodes=2_000), threading.Event(), infos.append)
     assert action in game.legal()
-    assert all((info.nodes or 0) <= 2_000 + 512 for info in infos)
+    assert all((info.nodes or 0) <= 2_000 + 64 for info in infos)
     # the cut-short depth still ends with a report of the move played
     assert infos[-1].pv[0] == game.format_action(action)
+    assert bytes(bot.searcher.board) == bytes(game.board)
+
+
+@pytest.mark.parametrize("limits", [Limits(movetime=50), Limits(infinite=True), Limits()])
+def test_a_stop_already_set_ends_the_search_before_any_node(limits: Limits) -> None:
+    # the flag is checked before each root move and every 64 nodes, so a stop that comes
+    # during the first depth (on the largest board) is not left waiting for it to finish
+    game = random_game(19, 4, 3)
+    bot = TrikeSearchBot()
+    stop = threading.Event()
+    stop.set()
+    action = bot.think(game.copy(), limits, stop, lambda info: None)
+    assert action in game.legal()
+    assert bot.searcher.nodes == 0
     assert bytes(bot.searcher.board) == bytes(game.board)
 
 
