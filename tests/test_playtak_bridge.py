@@ -57,6 +57,10 @@ def check_records(server: LocalServer, bridge: Bridge) -> None:
         assert result == served.result
         assert record.tag("Result") == result
         assert record.tag("PlayTakID") == str(game_id)
+        assert (record.tag("Player1"), record.tag("Player2")) == (served.white, served.black)
+        assert record.tag("Size") == str(served.size)
+        assert (record.tag("Flats"), record.tag("Caps")) == (str(served.flats), str(served.caps))
+        assert record.tag("Site") and record.tag("Date") and record.tag("Time")
         assert len(record.moves) == len(served.moves)
         replay = record.replay()
         if result[0] in "RF" or result[-1] in "RF":
@@ -375,3 +379,80 @@ async def test_an_engine_that_cannot_come_back_resigns_and_stops(
             inner.cancel_scope.cancel()
     assert seeker.session.sent.count("Game#1 Resign") == 1
     assert server.core.finished[0].result == "0-1"  # white resigned
+
+
+async def test_a_time_loss_ends_the_game_and_the_bot_seeks_again(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    after: list[str] = []
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn)
+        await conn.expect("Seek 4 60 0 W 0 15 0 0 0 ")
+        await conn.send("Game Start 6 Guest1 vs bobby white 4 60 0 0 15 0 0 0 0 0 0")
+        first = (await conn.expect("Game#6 *"))[-1]
+        await conn.send("Game#6 Timems 59000 60000")
+        await conn.send("OK")
+        await conn.send("Game#6 P A1" if first != "Game#6 P A1" else "Game#6 P D4")
+        # the bot's clock runs out while it thinks: the server ends the game
+        await conn.send("Game#6 Timems 0 60000")
+        await conn.send("Game#6 Over 0-1")
+        after.extend(await conn.expect("Seek *"))
+        await trio.sleep(5)
+
+    port = await serve_script(nursery, script)
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="4 60 0 W", games=2, ptn_dir=tmp_path)
+    with trio.move_on_after(20):
+        async with trio.open_nursery() as inner:
+            inner.start_soon(bridge.run)
+            while not after:
+                await trio.sleep(0.01)
+            inner.cancel_scope.cancel()
+    game_id, result, path = bridge.finished[0]
+    assert (game_id, result) == (6, "0-1")
+    assert path is not None
+    record = PtnGame.parse(path.read_text())
+    assert (record.tag("Result"), record.tag("PlayTakID"), record.tag("Size")) == ("0-1", "6", "4")
+    assert record.tag("Clock") == "1:00 +0"
+    assert after[-1] == "Seek 4 60 0 W 0 15 0 0 0 "  # a new seek only after the game
+
+
+async def test_a_game_the_server_does_not_resume_is_recorded_as_unfinished(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """After a drop, a login burst without the game's replay: it ended while we were
+    away (aborted or abandoned); the record gets `*` and the bot seeks again."""
+    connections = 0
+    seeks: list[str] = []
+
+    async def script(conn: LineClient) -> None:
+        nonlocal connections
+        connections += 1
+        if connections == 1:
+            await login_burst(conn)
+            await conn.expect("Seek *")
+            await conn.send("Game Start 8 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
+            await conn.send("Game#8 Timems 60000 60000")
+            await conn.send("Game#8 P A1")
+            await conn.expect("Game#8 *")
+            return  # the connection drops
+        lines = await login_burst(conn)
+        assert not any(line.startswith("Seek") for line in lines)
+        seeks.extend(await conn.expect("Seek *"))
+        await trio.sleep(5)
+
+    port = await serve_script(nursery, script)
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 B", games=2, ptn_dir=tmp_path)
+    with trio.move_on_after(20):
+        async with trio.open_nursery() as inner:
+            inner.start_soon(bridge.run)
+            while not seeks:
+                await trio.sleep(0.01)
+            inner.cancel_scope.cancel()
+    assert connections == 2
+    game_id, result, path = bridge.finished[0]
+    assert (game_id, result) == (8, "*")
+    assert path is not None
+    record = PtnGame.parse(path.read_text())
+    assert record.tag("Result") == "*"
+    assert len(record.moves) == 2
