@@ -38,10 +38,12 @@ from adapters.referee.stats import (
     GameScore,
     elo_from_score,
     elo_interval,
+    format_elo,
     los,
     pair_stats,
     standings,
     team_standings,
+    wilson_interval,
 )
 
 # ---- schedule ------------------------------------------------------------------------
@@ -141,6 +143,42 @@ def test_elo_interval_from_variance_of_scores() -> None:
     got = elo_interval((losses, draws, wins), (0.0, 0.5, 1.0))
     assert got is not None
     assert list(got) == pytest.approx(expected)
+
+
+def test_elo_interval_of_one_kind_of_result_is_the_wilson_bound() -> None:
+    # 10 wins of 10: no upper bound; the lower bound is the Wilson one, n / (n + z^2)
+    z = NormalDist().inv_cdf(0.975)
+    elo, low, high = elo_interval((0, 0, 10), (0.0, 0.5, 1.0)) or (0.0, 0.0, 0.0)
+    assert elo == math.inf and high == math.inf
+    assert low == pytest.approx(400 * math.log10((10 / (10 + z * z)) / (z * z / (10 + z * z))))
+    assert 160 < low < 170
+    # all losses mirror it; all draws give a finite interval around 0
+    lost = elo_interval((10, 0, 0), (0.0, 0.5, 1.0))
+    assert lost is not None and lost[:2] == (-math.inf, -math.inf)
+    assert lost[2] == pytest.approx(-low)
+    draws = elo_interval((0, 10, 0), (0.0, 0.5, 1.0))
+    assert draws is not None and draws[0] == 0 and draws[2] > 0
+    assert -draws[1] == pytest.approx(draws[2])
+
+
+def test_wilson_interval_known_values() -> None:
+    # 8 of 10, z = 1.96: the textbook (0.490, 0.943)
+    low, high = wilson_interval(0.8, 10, 1.96)
+    assert (round(low, 3), round(high, 3)) == (0.490, 0.943)
+    assert wilson_interval(0.0, 5)[0] == 0 and wilson_interval(1.0, 5)[1] == 1
+
+
+def test_format_elo_shows_infinite_bounds_as_bounds() -> None:
+    assert format_elo(None) == "-"
+    assert format_elo((35.24, 15.0, 55.4)) == "+35.2 +- 20.2"
+    assert format_elo((-0.01, -10.0, 10.0)) == "+0.0 +- 10.0"
+    assert format_elo((381.7, 159.04, math.inf)) == "+381.7 [+159.0, +inf]"
+    assert format_elo((math.inf, 167.4, math.inf)) == "+inf [+167.4, +inf]"
+    assert format_elo((-math.inf, -math.inf, -167.4)) == "-inf [-inf, -167.4]"
+    # nine wins and a loss: the upper end of the score interval passes 1
+    nine = elo_interval((1, 0, 9), (0.0, 0.5, 1.0))
+    assert nine is not None and nine[2] == math.inf and 100 < nine[1] < nine[0]
+    assert format_elo(nine).endswith(", +inf]")
 
 
 def test_pair_stats_and_pentanomial() -> None:

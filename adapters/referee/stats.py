@@ -71,16 +71,31 @@ def elo_interval(
 ) -> tuple[float, float, float] | None:
     """(Elo, low, high) at 95%: mean score +- 1.96 standard errors, mapped to Elo.
 
-    `counts[i]` samples scored `values[i]` (a value in 0..1). None without samples;
-    an unbounded interval when all samples are equal.
+    `counts[i]` samples scored `values[i]` (a value in 0..1). None without samples.
+    A bound is infinite when the score interval reaches 0 or 1 (few samples, lopsided
+    results). When all samples are equal the sample variance is 0 and says nothing, so
+    the Wilson score interval with the largest variance a mean can have, mean (1 - mean),
+    is used instead: 10 wins of 10 give a lower bound of 10 / (10 + 1.96^2) = 0.72
+    (+167 Elo) and no upper bound.
     """
     mean, var, n = mean_and_variance(counts, values)
     if n == 0:
         return None
-    if var == 0:  # one kind of result only: the data give no interval
-        return elo_from_score(mean), -math.inf, math.inf
+    if var == 0:
+        low, high = wilson_interval(mean, n)
+        return elo_from_score(mean), elo_from_score(low), elo_from_score(high)
     margin = Z95 * math.sqrt(var / n)
     return elo_from_score(mean), elo_from_score(mean - margin), elo_from_score(mean + margin)
+
+
+def wilson_interval(mean: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion `mean` observed in `n` samples."""
+    zz = z * z / n
+    if mean <= 0.0 or mean >= 1.0:  # exact ends (rounding would move them off 0 or 1)
+        return (0.0, zz / (1 + zz)) if mean <= 0.0 else (1 / (1 + zz), 1.0)
+    centre = (mean + zz / 2) / (1 + zz)
+    half = z / (1 + zz) * math.sqrt(mean * (1 - mean) / n + zz / (4 * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 TRINOMIAL_VALUES = (0.0, 0.5, 1.0)
@@ -213,13 +228,17 @@ def team_standings(games: Sequence[GameScore]) -> list[Standing]:
 
 
 def format_elo(interval: tuple[float, float, float] | None) -> str:
-    """'+35.2 +- 20.1' style text; the +- is half the interval width."""
+    """'+35.2 +- 20.1' (the +- is half the interval width) when both bounds are finite;
+    otherwise the bounds themselves: '+381.7 [+159.0, +inf]', '+inf [+167.4, +inf]'."""
     if interval is None:
         return "-"
+
+    def num(x: float) -> str:
+        if math.isinf(x):
+            return "+inf" if x > 0 else "-inf"
+        return f"{0.0 if abs(x) < 0.05 else x:+.1f}"  # no "-0.0"
+
     elo, low, high = interval
-    elo = 0.0 if abs(elo) < 0.05 else elo  # no "-0.0"
-    if math.isinf(elo):
-        return "+inf" if elo > 0 else "-inf"
-    if math.isinf(low) or math.isinf(high):
-        return f"{elo:+.1f} +- inf"
-    return f"{elo:+.1f} +- {(high - low) / 2:.1f}"
+    if math.isinf(elo) or math.isinf(low) or math.isinf(high):
+        return f"{num(elo)} [{num(low)}, {num(high)}]"
+    return f"{num(elo)} +- {(high - low) / 2:.1f}"
