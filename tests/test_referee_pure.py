@@ -21,7 +21,13 @@ from adapters.referee.openings import (
     parse_position_book,
     parse_records,
 )
-from adapters.referee.records import GameRecord, MoveNote, OrderedWriter, score_comment
+from adapters.referee.records import (
+    GameRecord,
+    MoveNote,
+    OrderedWriter,
+    score_comment,
+    traxit_notes,
+)
 from adapters.referee.report import ConsoleReporter, final_report
 from adapters.referee.runner import MatchProgress
 from adapters.referee.schedule import (
@@ -354,6 +360,59 @@ def test_action_records() -> None:
         "traxit", (), (MoveNote("T08", None, 0), MoveNote("c1-f2", "1.00s", 1)), "x", (), ("R", "G")
     ).render()
     assert "R: T08\nG: c1-f2 {1.00s}\n{x}" in traxit
+
+
+@pytest.mark.parametrize("options", [{"players": "2"}, {"players": "4", "teams": "true"}])
+def test_traxit_record_groups_each_turn_and_reads_back(options: dict[str, str]) -> None:
+    import random
+    import re
+
+    from rules.registry import new_game
+    from rules.traxit.game import TraxitGame
+
+    game = new_game("traxit", options)
+    assert isinstance(game, TraxitGame)
+    rng = random.Random(7)
+    notes = []
+    while game.result is None:
+        seat = game.turn
+        action = rng.choice(game.legal())
+        notes.append(MoveNote(game.format_action(action), "0.01s", seat))
+        game.play(action)
+    labelled = traxit_notes(game, notes)
+    assert [n.text for n in labelled] == [n.text for n in notes]
+    names = tuple(game.seat_name(s) for s in range(game.players))
+    tags = (("Position", game.start_position or ""),) if game.start_position else ()
+    text = GameRecord("traxit", tags, tuple(labelled), "end", None, names, "normal: done").render()
+    body = [ln for ln in text.splitlines() if ln and not ln.startswith("[")]
+    placements = [ln for ln in body if "@" in ln]
+    assert len(placements) == 2 * game.players
+    assert all(re.fullmatch(r"[RGBY]: @[a-h][1-8] \{0\.01s\}", ln) for ln in placements)
+    turns = [ln for ln in body if re.match(r"\d\.\d ", ln)]
+    assert len(turns) == 16 * game.players  # 4 sets of 4 rounds, one line per turn
+    turn = r"\d\.\d [RGBY]: T(0[1-9]|1[0-6]) \{0\.01s\} !?[a-h][1-8]-[a-h][1-8] \{0\.01s\}"
+    assert all(re.fullmatch(turn, ln) for ln in turns)
+    # the owner of the turn is the one who moved (or was relocated)
+    assert turns[0].startswith(f"1.1 {names[0]}: ") and turns[1].startswith(f"1.1 {names[1]}: ")
+    sets = [ln for ln in body if ln.startswith("{set ")]
+    assert len(sets) == 4 and sets[0].startswith("{set 1: ")
+    final = " ".join(f"{n} {v}" for n, v in zip(names, game.state.scores, strict=True))
+    assert sets[-1].startswith("{set 4: " + final)
+    assert ("; teams " in sets[-1]) == ("teams" in options)
+    assert body[-2:] == ["{normal: done}", "{end}"]
+    # the record reads back as an opening with every action, in order
+    (opening,) = parse_records(text, "t")
+    assert list(opening.moves) == [n.text for n in notes]
+
+
+def test_records_of_position_starts_read_back_from_the_position_tag() -> None:
+    start = "TX 2G3G1/8/2x2x2/8/8/2x2x2/8/2R2R2 R@S,G@N R:T08 1.1 ffff,ffff 0,0 00"
+    text = GameRecord(
+        "traxit", (("Position", start),), (MoveNote("c1-f2", None, 0),), "*", start, ("R", "G")
+    ).render()
+    (opening,) = parse_records(text)
+    assert opening.position == start and opening.moves == ("c1-f2",)
+    assert opening.start("traxit", {}).position_string().split()[3] == "G:choose"
 
 
 def test_score_comments() -> None:

@@ -27,7 +27,7 @@ import trio
 from adapters.referee.clock import Clock, go_limits
 from adapters.referee.engines import EngineSlot
 from adapters.referee.openings import Opening
-from adapters.referee.records import GameRecord, MoveNote, score_comment
+from adapters.referee.records import GameRecord, MoveNote, score_comment, traxit_notes
 from adapters.referee.schedule import Pairing
 from rules.game import Game, IllegalAction, NotationError, Outcome
 from tei.driver import (
@@ -270,7 +270,7 @@ async def play_game(
     record = GameRecord(
         game=settings.game,
         tags=tuple(tags),
-        moves=tuple(moves),
+        moves=tuple(traxit_notes(game, moves)),
         result=outcome.code,
         start_position=start.start_position,
         seat_names=tuple(game.seat_name(s) for s in range(game.players)),

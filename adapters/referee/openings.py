@@ -61,6 +61,8 @@ class Opening:
 
 _RESULT_RE = re.compile(r"^(?:[RF01]-[RF01]|1/2-1/2|1/2|0-0|\*)$")
 _NUMBER_RE = re.compile(r"^\d+\.+$")
+#: a Traxit turn label's set.round (`1.1 R: T08 c1-f2`)
+_SET_ROUND_RE = re.compile(r"^\d+\.\d+$")
 _NUMBER_PREFIX_RE = re.compile(r"^\d+\.+(?=\S)")
 _TAG_RE = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _COMMENT_RE = re.compile(r"\{[^}]*\}")
@@ -72,7 +74,12 @@ def move_tokens(text: str) -> tuple[str, ...]:
     text = _COMMENT_RE.sub(" ", text)
     out = []
     for word in text.split():
-        if _NUMBER_RE.match(word) or _RESULT_RE.match(word) or word.endswith(":"):
+        if (
+            _NUMBER_RE.match(word)
+            or _SET_ROUND_RE.match(word)
+            or _RESULT_RE.match(word)
+            or word.endswith(":")
+        ):
             continue
         word = _NUMBER_PREFIX_RE.sub("", word)
         word = word.rstrip("'!?\"")
@@ -155,10 +162,13 @@ def read_records(text: str) -> list[RecordText]:
 
 
 def parse_records(text: str, name: str = "") -> list[Opening]:
-    """Every game of a record file as an opening (a `TPS` tag gives its start)."""
+    """Every game of a record file as an opening (a `TPS` or `Position` tag gives its
+    start)."""
     out = []
     for record in read_records(text):
-        position = next((v for k, v in record.tags.items() if k.lower() == "tps"), None)
+        position = next(
+            (v for k, v in record.tags.items() if k.lower() in ("tps", "position")), None
+        )
         out.append(Opening(position or None, record.moves, f"{name}:{record.line}"))
     return out
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import attrs
 
@@ -44,6 +44,10 @@ class MoveNote:
     comment: str | None = None
     #: the seat that played it
     seat: int = 0
+    #: Traxit: the turn it belongs to (`1.1 R`: set.round and the owner; `R` in setup)
+    label: str = ""
+    #: Traxit: a comment line after it (`set 1: R 75 G 100` when it ended a set)
+    after: str = ""
 
 
 @attrs.frozen
@@ -110,16 +114,33 @@ def _comment(note: MoveNote) -> str:
 def action_movetext(
     game: str, moves: Sequence[MoveNote], result: str, seat_names: Sequence[str]
 ) -> str:
-    """Trike: the actions in order, several per line; Traxit: one action per line with
-    the acting seat's name (`R: T08`). The result closes the record in braces."""
+    """Trike: the actions in order, several per line. Traxit: one turn per line, the tile
+    given and the move (or TRAXIT relocation) made with it, after the turn's set.round and
+    owner (`1.1 R: T08 c1-f2`), one line per setup placement (`R: @c1`) and the running
+    totals after each set (`{set 1: R 75 G 100}`); actions without a turn label get a
+    line each with the acting seat's name (`R: T08`). The result closes the record in
+    braces."""
     if game == "traxit":
         lines = []
+        open_turn = ""  # the label of a turn whose tile is on the last line
         for note in moves:
             if not note.text:
                 lines.append(_comment(note).strip())
+                open_turn = ""
                 continue
-            who = seat_names[note.seat] if note.seat < len(seat_names) else str(note.seat + 1)
-            lines.append(f"{who}: {note.text}{_comment(note)}")
+            item = f"{note.text}{_comment(note)}"
+            if note.label and note.label == open_turn:
+                lines[-1] += f" {item}"
+                open_turn = ""
+            elif note.label:
+                lines.append(f"{note.label}: {item}")
+                open_turn = note.label if note.text.startswith("T") else ""
+            else:
+                who = seat_names[note.seat] if note.seat < len(seat_names) else str(note.seat + 1)
+                lines.append(f"{who}: {item}")
+            if note.after:
+                lines.append("{" + note.after + "}")
+                open_turn = ""
     else:
         lines, line = [], ""
         for note in moves:
@@ -132,6 +153,37 @@ def action_movetext(
             lines.append(line)
     lines.append(f"{{{result}}}")
     return "\n".join(lines)
+
+
+def traxit_notes(game: Any, notes: Sequence[MoveNote]) -> list[MoveNote]:
+    """The notes of a Traxit game with their turn labels and the set totals filled in
+    (replayed on a copy of the finished game); other games' notes come back as they are."""
+    from rules.traxit.game import TraxitGame
+    from rules.traxit.state import END, PLACE
+
+    if not isinstance(game, TraxitGame):
+        return list(notes)
+    replay = game.copy()
+    actions = []
+    while replay.ply:
+        actions.append(replay.undo())
+    out = []
+    for note, action in zip(notes, reversed(actions), strict=False):
+        before = replay.state
+        owner = replay.seat_name(before.mover)
+        label = owner if before.phase == PLACE else f"{before.set_no}.{before.round_no} {owner}"
+        replay.play(action)
+        after = ""
+        now = replay.state
+        if now.set_no != before.set_no or (now.phase == END and before.phase != END):
+            names = [replay.seat_name(s) for s in range(replay.players)]
+            totals = " ".join(f"{n} {v}" for n, v in zip(names, now.scores, strict=True))
+            after = f"set {before.set_no}: {totals}"
+            if replay.layout.teams:
+                a, b = now.scores[0] + now.scores[2], now.scores[1] + now.scores[3]
+                after += f"; teams {names[0]}+{names[2]} {a} {names[1]}+{names[3]} {b}"
+        out.append(attrs.evolve(note, label=label, after=after))
+    return out + list(notes[len(out) :])
 
 
 def score_comment(
