@@ -154,3 +154,39 @@ def test_a_capstone_flattens_a_wall_without_a_crush_mark() -> None:
     assert lobby.core.games[1].game.history_text()[-1] == "c3>*"
     lobby.send("bobby", "Game#1 M D3 D4 1")  # the flattened wall's owner no longer controls it
     assert lobby.seen("bobby")[-2:] == ["NOK", "Error:You don't control stack"]
+
+
+def test_every_error_text_of_playtak_in_its_order_of_checks() -> None:
+    lobby = game()  # 5x5, one capstone each; alice white
+    script = [
+        ("alice", "P A1 C", "First move should be flat"),
+        ("alice", "P F1", "Square not empty"),  # off the board: playtak says so too
+        ("alice", "M A1 A2 1", "First move should be place"),
+        ("bobby", "P A1", "Not your turn"),
+        ("alice", "P A1", None),  # a black flat
+        ("bobby", "P A1", "Square not empty"),
+        ("bobby", "P E5", None),
+        ("alice", "P B1 C", None),
+        ("bobby", "P C1 W", None),
+        ("alice", "P D1", None),
+        ("bobby", "P D2", None),
+        ("alice", "M D1 C1 1", "Capstone should be on top to flatten walls"),
+        ("alice", "M D1 D2 1", None),  # D2: black, white on top
+        ("bobby", "M A1 B1 1", "Can't stack over capstones"),
+        ("bobby", "P C2 W", None),
+        ("alice", "M D2 C1 1", "Move should be in straight line"),
+        ("alice", "M D2 F2 1 1", "Out of bounds"),
+        ("alice", "M C1 C2 1", "You don't control stack"),
+        ("alice", "M D2 D4 1 2", "Invalid move"),  # more stones than the stack has
+        ("alice", "M D2 D4 2", "Invalid move."),  # fewer drops than squares
+        ("alice", "M D2 D4 0 2", "Should place atleast one tile in rest of the squares"),
+        ("alice", "M D2 B2 1 1", "Can't stack over walls"),
+        ("alice", "P E3 C", "You're out of capstones"),
+        ("alice", "M D2 D4 1 1", None),
+    ]
+    for name, move, error in script:
+        lobby.send(name, f"Game#1 {move}")
+        expected = ["NOK", f"Error:{error}"] if error else ["Game#1 Timems", "OK"]
+        got = [str(line) for line in lobby.seen(name)[-2:]]
+        assert [got[0][: len(expected[0])], got[1]] == expected, (name, move)
+    assert lobby.core.games[1].moves[-1] == "M D2 D4 1 1"

@@ -12,7 +12,6 @@ import re
 
 import attrs
 
-from adapters.playtak.notation import ServerMove
 from adapters.playtak.seeks import standard_pieces
 
 NAME_RE = re.compile(r"[a-zA-Z][a-zA-Z0-9_]{3,15}")
@@ -334,12 +333,8 @@ def parse_client_line(line: str) -> ClientCommand:
         square = m[2] + m[3]
         return PlayMove(int(m[1]), f"P {square}" + (f" {piece}" if piece else ""))
     if m := _MOVE.match(text):
-        move = f"M {m[2]}{m[3]} {m[4]}{m[5]}{m[6]}"
-        try:
-            ServerMove.parse(move)
-        except ValueError:
-            return UnknownCommand(text)
-        return PlayMove(int(m[1]), move)
+        # any squares and drops: the game itself refuses a bad one with its error text
+        return PlayMove(int(m[1]), f"M {m[2]}{m[3]} {m[4]}{m[5]}{m[6]}")
     if m := _ACTION.match(text):
         return GameAction(int(m[1]), m[2])
     if m := re.match(r"Shout (.{1,256})", text, re.S):

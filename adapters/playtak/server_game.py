@@ -9,16 +9,21 @@ with increment and extra time, draw and undo agreement, resignation, time loss a
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import attrs
 
-from adapters.playtak.notation import FILES, MoveNotationError, ServerMove
+from adapters.playtak.notation import FILES, ServerMove
 from adapters.playtak.protocol import GameInfo, GameStart
 from rules.game import Game, GameError
 from rules.registry import new_game
 
 STALE_PLIES = 50
+
+# what the server's command regexes let through, before any check
+_RAW_PLACE = re.compile(r"P ([A-Z])(\d)(?: ([CW]))?")
+_RAW_MOVE = re.compile(r"M ([A-Z])(\d) ([A-Z])(\d)((?: \d)+)")
 
 
 def _stack(game: Game[Any], square: str) -> str:
@@ -151,28 +156,67 @@ class ServerGame:
 
     # ---- plies -------------------------------------------------------------------------
     def refuse_reason(self, name: str, text: str) -> str | None:
-        """Playtak's error text for a ply this player may not make, else None."""
+        """Playtak's error text for a ply this player may not make, else None.
+
+        `text` is what the server's regexes let through (`P <A-Z><digit> [C|W]`,
+        `M <A-Z><digit> <A-Z><digit> <digits>`); the checks come in playtak's order,
+        so each mistake gets playtak's text (`Square not empty` also for a square off
+        the board, `Invalid move.` with a dot for a wrong number of drops)."""
         if self.result is not None:
             return "Game is over"
         if self.seat_of(name) != self.turn:
             return "Not your turn"
-        try:
-            move = ServerMove.parse(text)
-        except MoveNotationError:
-            return "Invalid move"
-        squares = [move.square] + ([move.to] if move.to else [])
-        if any(FILES.index(s[0].lower()) >= self.size or int(s[1:]) > self.size for s in squares):
-            return "Out of bounds"
-        if len(self.moves) < 2:
-            if not move.is_placement:
-                return "First move should be place"
-            if move.piece:
+        if place := _RAW_PLACE.fullmatch(text):
+            square = place[1] + place[2]
+            if not self._on_board(square) or _stack(self.game, square):
+                return "Square not empty"
+            if len(self.moves) < 2 and place[3]:
                 return "First move should be flat"
-        stack = _stack(self.game, move.square)
-        if move.is_placement and stack:
-            return "Square not empty"
-        if not move.is_placement and stack.rstrip("SC")[-1:] != str(self.turn + 1):
+            return None
+        move = _RAW_MOVE.fullmatch(text)
+        if move is None:
+            return "Invalid move"
+        if len(self.moves) < 2:
+            return "First move should be place"
+        start, end = move[1] + move[2], move[3] + move[4]
+        if start[0] != end[0] and start[1] != end[1]:
+            return "Move should be in straight line"
+        if not (self._on_board(start) and self._on_board(end)):
+            return "Out of bounds"
+        stack = _stack(self.game, start)
+        owner = stack.rstrip("SC")[-1:] or "2"  # playtak: black "controls" an empty square
+        if owner != str(self.turn + 1):
             return "You don't control stack"
+        drops = [int(d) for d in move[5].split()]
+        if sum(drops) > min(self.size, len(stack.rstrip("SC"))):
+            return "Invalid move"
+        distance = abs(ord(end[0]) - ord(start[0])) + abs(int(end[1]) - int(start[1]))
+        if len(drops) != distance:
+            return "Invalid move."
+        if min(drops) < 1:
+            return "Should place atleast one tile in rest of the squares"
+        return self._path_refusal(start, end, drops, capstone=stack.endswith("C"))
+
+    def _on_board(self, square: str) -> bool:
+        file, rank = ord(square[0]) - ord("A"), int(square[1:])
+        return 0 <= file < self.size and 1 <= rank <= self.size
+
+    def _path_refusal(self, start: str, end: str, drops: list[int], capstone: bool) -> str | None:
+        """What stands in the way of a stack moving from `start` to `end`, if anything."""
+        step_file = (ord(end[0]) > ord(start[0])) - (ord(end[0]) < ord(start[0]))
+        step_rank = (int(end[1]) > int(start[1])) - (int(end[1]) < int(start[1]))
+        file, rank = ord(start[0]), int(start[1])
+        for _ in drops:
+            file, rank = file + step_file, rank + step_rank
+            square = f"{chr(file)}{rank}"
+            top = _stack(self.game, square)[-1:]
+            if top == "C":
+                return "Can't stack over capstones"
+            if top == "S":
+                if square != end:
+                    return "Can't stack over walls"
+                if drops[-1] != 1 or not capstone:
+                    return "Capstone should be on top to flatten walls"
         return None
 
     def play(self, name: str, text: str, now: float) -> str | None:
