@@ -49,9 +49,22 @@ class CheckResult:
     #: not run because the caller asked so (counts as passed)
     skipped: bool = False
 
+    @property
+    def status(self) -> str:
+        """`pass`, `fail` or `skip`."""
+        return "skip" if self.skipped else "pass" if self.passed else "fail"
+
     def to_line(self) -> str:
-        mark = "SKIP" if self.skipped else "PASS" if self.passed else "FAIL"
-        return f"{mark}  {self.name}: {self.detail}"
+        return f"{self.status.upper()}  {self.name}: {self.detail}"
+
+    def to_json(self) -> dict[str, object]:
+        """The result as a JSON-ready mapping (name, status, detail, excerpt)."""
+        return {
+            "name": self.name,
+            "status": self.status,
+            "detail": self.detail,
+            "excerpt": list(self.excerpt),
+        }
 
 
 Check = Callable[[Probe], Awaitable[str]]
@@ -374,11 +387,13 @@ async def check_engine(
     transcript: Transcript | None = None,
     report: Callable[[CheckResult], None] | None = None,
     skip: Collection[str] = (),
+    start_timeout: float | None = None,
 ) -> list[CheckResult]:
     """Run every check against the engine started by `argv`; results in order.
 
     `rules` are the game's rules options (size, ...); `timeout` bounds every wait for an
-    answer; `report` is called with each result as soon as it is known; checks named in
+    answer, `start_timeout` (default: `timeout`) the wait for `teiok` after each start of
+    the engine; `report` is called with each result as soon as it is known; checks named in
     `skip` are not run (reported as skipped; ValueError for a name that is no check).
     """
     unknown = sorted(set(skip) - set(check_names()))
@@ -403,7 +418,7 @@ async def check_engine(
             async with open_engine(
                 argv,
                 transcript=transcript,
-                handshake_timeout=timeout,
+                handshake_timeout=timeout if start_timeout is None else start_timeout,
                 quit_grace=min(1.0, timeout),
                 term_grace=min(1.0, timeout),
             ) as engine:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from typing import TextIO
@@ -21,6 +22,7 @@ examples:
   tei check --game trike -- python -m tei engine --game trike
   tei check --size 6 --komi 2 --timeout 10 -v -- ./my-engine --threads 1
   tei check --transcript traffic.log -- taktician tei
+  tei check --json -- tiltak > report.json
 
 Checks, in order: handshake, {checks}.
 Exit status: 0 when every check run passes, 1 when one fails, 2 on a usage error.
@@ -39,6 +41,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="longest wait for any answer of the engine (default: 5)",
     )
     parser.add_argument(
+        "--start-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="longest wait for teiok after each start of the engine (default: --timeout); "
+        "for engines that load a lot at start",
+    )
+    parser.add_argument(
         "--transcript",
         metavar="FILE",
         help="append the full traffic to FILE (time, engine, direction, line)",
@@ -48,6 +57,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--verbose",
         action="store_true",
         help="print the traffic live on stderr",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON document instead of the text lines: engine, game, rules, "
+        "passed, counts and every check's name, status (pass/fail/skip), detail and excerpt",
     )
     parser.add_argument(
         "--skip",
@@ -76,6 +91,23 @@ def print_result(result: CheckResult, out: TextIO) -> None:
         _silence(out)
 
 
+def json_report(
+    argv: list[str], game: str, rules: dict[str, str], results: list[CheckResult]
+) -> dict[str, object]:
+    """The whole run as one JSON-ready mapping (what `--json` prints)."""
+    counts = {status: 0 for status in ("pass", "fail", "skip")}
+    for result in results:
+        counts[result.status] += 1
+    return {
+        "engine": argv,
+        "game": game,
+        "rules": rules,
+        "passed": counts["fail"] == 0,
+        "counts": counts,
+        "checks": [result.to_json() for result in results],
+    }
+
+
 def _silence(out: TextIO) -> None:
     """The reader went away (e.g. `| head`): drop further output, keep checking."""
     try:
@@ -92,8 +124,8 @@ def run(args: argparse.Namespace) -> int:
     if not argv:
         print("tei check: give the engine command, e.g. 'tei check -- tiltak'", file=sys.stderr)
         return 2
-    if args.timeout <= 0:
-        print("tei check: --timeout must be positive", file=sys.stderr)
+    if not args.timeout > 0 or (args.start_timeout is not None and not args.start_timeout > 0):
+        print("tei check: --timeout and --start-timeout must be positive", file=sys.stderr)
         return 2
     unknown = [name for name in args.skip if name not in check_names()]
     if unknown:
@@ -113,10 +145,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"tei check: cannot write {args.transcript}: {exc}", file=sys.stderr)
         return 2
     out = sys.stdout
-    try:
-        out.write(f"checking {' '.join(argv)} ({args.game})\n")
-    except BrokenPipeError:
-        _silence(out)
+    if not args.json:
+        try:
+            out.write(f"checking {' '.join(argv)} ({args.game})\n")
+        except BrokenPipeError:
+            _silence(out)
+
+    def report(result: CheckResult) -> None:
+        if not args.json:
+            print_result(result, out)
 
     async def main() -> list[CheckResult]:
         return await check_engine(
@@ -124,8 +161,9 @@ def run(args: argparse.Namespace) -> int:
             game=args.game,
             rules=rules,
             timeout=args.timeout,
+            start_timeout=args.start_timeout,
             transcript=transcript,
-            report=lambda result: print_result(result, out),
+            report=report,
             skip=args.skip,
         )
 
@@ -134,6 +172,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         transcript.close()
     failed = [r for r in results if not r.passed]
+    if args.json:
+        try:
+            json.dump(json_report(argv, args.game, rules, results), out, indent=2)
+            out.write("\n")
+            out.flush()
+        except BrokenPipeError:
+            _silence(out)
+        return 1 if failed else 0
     skipped = sum(r.skipped for r in results)
     ran = len(results) - skipped
     note = f" ({skipped} skipped)" if skipped else ""

@@ -3,6 +3,7 @@ check aimed at its flaw (and the checker does not stop at the first failure)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,13 @@ from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine
 
 ALL = ["handshake", *(name for name, _ in CHECKS), *SESSION_CHECKS]
 HOST = [sys.executable, "-m", "tei", "engine"]
+#: for engines that answer at once: only a broken one ever waits this long
+ANSWER = 5.0
+#: a fake engine that must fail by not answering is waited for this long; one that must
+#: pass answers well within it even on a busy machine (the fakes answer at once)
+SHORT = 2.0
+#: starting a Python process can take seconds on a loaded machine
+START = 20.0
 
 
 def verdicts(results: list[CheckResult]) -> dict[str, bool]:
@@ -49,7 +57,7 @@ BROKEN: list[tuple[tuple[str, ...], str, str, str | None]] = [
     (("--options", "Hash spin 16 1 64", "--crash-on", "setoption"), "tak", "setoption", "go depth"),
     (("--crash-on", "teinewgame"), "tak", "new game", "isready"),
     (("--crash-on", "go wtime"), "tak", "go wtime btime winc binc", "go movetime"),
-    (("--mode", "slow", "--delay", "2"), "tak", "go movetime", "isready"),
+    (("--mode", "slow", "--delay", "1.5"), "tak", "go movetime", "isready"),
     (("--mode", "strict"), "tak", "go depth", "go wtime btime winc binc"),
     (("--mode", "strict"), "tak", "bare go + stop", "go infinite + stop"),
     (("--crash-on", "go nodes"), "tak", "go nodes", "go depth"),
@@ -75,7 +83,11 @@ async def test_each_check_can_fail() -> None:
     found: dict[int, dict[str, CheckResult]] = {}
 
     async def run(index: int, args: tuple[str, ...], game: str) -> None:
-        results = await check_engine(fake("good", *args), game=game, timeout=0.6)
+        # an engine that must fail its start is not given the long start timeout
+        start = SHORT if BROKEN[index][2] == "handshake" else START
+        results = await check_engine(
+            fake("good", *args), game=game, timeout=SHORT, start_timeout=start
+        )
         found[index] = {r.name: r for r in results}
 
     limit = trio.CapacityLimiter(8)
@@ -84,8 +96,12 @@ async def test_each_check_can_fail() -> None:
         async with limit:
             await run(index, args, game)
 
+    # the engines that fail by making the checker wait go first
+    waits = {"slow", "no-read-while-searching", "ignore-quit", "ignore-stop", "no-teiok", "mute"}
+    order = sorted(range(len(BROKEN)), key=lambda i: not waits & set(BROKEN[i][0]))
     async with trio.open_nursery() as nursery:
-        for index, (args, game, _, _) in enumerate(BROKEN):
+        for index in order:
+            args, game, _, _ = BROKEN[index]
             nursery.start_soon(limited, index, args, game)
     problems = []
     for index, (args, _, failing, passing) in enumerate(BROKEN):
@@ -100,7 +116,7 @@ async def test_each_check_can_fail() -> None:
 
 
 async def test_failures_carry_a_transcript_excerpt() -> None:
-    results = await check_engine(fake("strict"), timeout=0.6)
+    results = await check_engine(fake("strict"), timeout=ANSWER, start_timeout=START)
     depth = verdicts(results)
     assert depth["go depth"] is False
     failure = next(r for r in results if r.name == "go depth")
@@ -119,11 +135,13 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_cli_exit_status_and_lines(tmp_path: Path) -> None:
     log = tmp_path / "traffic.log"
-    good = run_cli("--timeout", "2", "--transcript", str(log), "--", *fake("good"))
+    good = run_cli(
+        "--timeout", "5", "--start-timeout", "20", "--transcript", str(log), "--", *fake("good")
+    )
     assert good.returncode == 0, good.stdout
     assert good.stdout.count("PASS") == len(ALL)
     assert "> tei" in log.read_text()
-    bad = run_cli("-v", "--timeout", "0.6", "--", *fake("no-author"))
+    bad = run_cli("-v", "--timeout", "5", "--start-timeout", "20", "--", *fake("no-author"))
     assert bad.returncode == 1
     assert "FAIL  id author" in bad.stdout
     assert " > tei" in bad.stderr and " < teiok" in bad.stderr  # -v: live traffic
@@ -136,7 +154,9 @@ def test_cli_without_engine_is_a_usage_error() -> None:
 
 
 async def test_skipped_checks_are_not_run_and_do_not_fail() -> None:
-    results = await check_engine(fake("strict"), timeout=0.6, skip=["go depth", "bare go + stop"])
+    results = await check_engine(
+        fake("strict"), timeout=ANSWER, start_timeout=START, skip=["go depth", "bare go + stop"]
+    )
     skipped = [r.name for r in results if r.skipped]
     assert skipped == ["go depth", "bare go + stop"]
     assert all(r.passed for r in results)
@@ -149,10 +169,45 @@ async def test_unknown_check_names_are_refused() -> None:
 
 def test_cli_skip_and_its_usage_error() -> None:
     ok = run_cli(
-        "--timeout", "0.6", "--skip", "go depth", "--skip", "bare go + stop", "--", *fake("strict")
+        "--timeout",
+        "5",
+        "--start-timeout",
+        "20",
+        "--skip",
+        "go depth",
+        "--skip",
+        "bare go + stop",
+        "--",
+        *fake("strict"),
     )
     assert ok.returncode == 0, ok.stdout
     assert "SKIP  go depth" in ok.stdout
     bad = run_cli("--skip", "go sideways", "--", *fake())
     assert bad.returncode == 2
     assert "no such check 'go sideways'" in bad.stderr
+
+
+def test_json_report_of_a_passing_and_a_failing_engine() -> None:
+    good = run_cli("--json", "--skip", "go depth", "--start-timeout", "20", "--", *fake("good"))
+    assert good.returncode == 0, good.stdout
+    report = json.loads(good.stdout)
+    assert report["engine"] == fake("good") and report["game"] == "tak"
+    assert report["passed"] is True
+    assert [c["name"] for c in report["checks"]] == ALL
+    assert report["counts"] == {"pass": len(ALL) - 1, "fail": 0, "skip": 1}
+    assert next(c for c in report["checks"] if c["name"] == "go depth")["status"] == "skip"
+    bad = run_cli("--json", "--start-timeout", "20", "--size", "6", "--", *fake("strict"))
+    assert bad.returncode == 1
+    report = json.loads(bad.stdout)
+    assert report["passed"] is False and report["rules"] == {"size": "6"}
+    depth = next(c for c in report["checks"] if c["name"] == "go depth")
+    assert depth["status"] == "fail" and "terminated" in depth["detail"]
+    assert any("> go depth 2" in line for line in depth["excerpt"])
+    assert report["counts"]["fail"] == sum(c["status"] == "fail" for c in report["checks"])
+
+
+def test_cli_timeouts_must_be_positive() -> None:
+    for flags in (["--timeout", "0"], ["--start-timeout", "-1"]):
+        result = run_cli(*flags, "--", *fake())
+        assert result.returncode == 2
+        assert "must be positive" in result.stderr
