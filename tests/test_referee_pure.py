@@ -509,6 +509,20 @@ def test_build_config_names_duplicates_and_checks_counts() -> None:
     assert teams.rules["players"] == "4"
 
 
+@pytest.mark.parametrize(
+    ("settings", "word"),
+    [
+        ({"concurrency": 0}, "concurrency must be at least 1, not 0"),
+        ({"concurrency": -2}, "concurrency must be at least 1"),
+        ({"game": "trike", "rules": {"halfkomi": "4"}}, "komi is a Tak rule; trike"),
+        ({"game": "traxit", "rules": {"halfkomi": "1"}}, "komi is a Tak rule; traxit"),
+    ],
+)
+def test_bad_match_settings_are_named(settings: dict[str, object], word: str) -> None:
+    with pytest.raises(MatchError, match=word):
+        build_config({"engines": [{"bot": "random"}, {"bot": "random"}], **settings})
+
+
 # ---- progress ----------------------------------------------------------------------------
 
 

@@ -219,6 +219,8 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
         rules.setdefault("players", "4")
     if game == "tak":
         rules.setdefault("halfkomi", "0")  # an engine's own komi default must not count
+    elif "halfkomi" in rules:
+        raise MatchError(f"komi is a Tak rule; {game} has none (drop --komi)")
     if game in DEFAULT_SIZES:  # the size the engines are told is the size judged
         rules.setdefault("size", str(DEFAULT_SIZES[game]))
     each = dict(s["each"] or {})
@@ -249,7 +251,7 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
             tournament=str(s["tournament"]),
             games=int(s["games"]),
             rounds=int(s["rounds"]),
-            concurrency=max(1, int(s["concurrency"])),
+            concurrency=_at_least_one("concurrency", s["concurrency"]),
             openings=tuple(str(p) for p in (s["openings"] or [])),
             openings_format=str(s["openings_format"]),
             openings_order=str(s["openings_order"]),
@@ -272,3 +274,10 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
             raise
         raise MatchError(f"bad match setting: {exc}") from None
     return config
+
+
+def _at_least_one(name: str, value: Any) -> int:
+    number = int(value)
+    if number < 1:
+        raise MatchError(f"{name} must be at least 1, not {number}")
+    return number
