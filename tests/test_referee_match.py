@@ -273,3 +273,17 @@ async def test_threefold_repetition_is_a_referee_rule(tmp_path: Path) -> None:
     )
     plain = await play(settings(engines, rules={"size": "3"}, games=1, max_plies=14))
     assert plain.finished[0].reason == "max plies" and plain.finished[0].plies == 14
+
+
+async def test_fifty_plies_without_placement_is_a_referee_rule() -> None:
+    # after the two placements, flats only slide: with rule50 the 50th slide ends the game
+    script = "a1 c3 " + " ".join(["c3< a1> b3> b1<"] * 14)
+    engines = [refbot("good", "--script", script), refbot("good", "--script", script, name="b")]
+    drawn = await play(settings(engines, rules={"size": "3", "rule50": "true"}, games=1))
+    game = drawn.finished[0]
+    assert (game.termination, game.reason, game.code, game.plies) == (
+        "adjudicated",
+        "rule50",
+        "1/2-1/2",
+        52,
+    )
