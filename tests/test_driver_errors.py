@@ -59,7 +59,7 @@ async def test_crash_mid_search_reports_exit_code() -> None:
     async with open_engine(fake("crash")) as engine:
         await engine.new_game("tak", {"size": "5"})
         with pytest.raises(EngineTerminated) as caught:
-            await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 5)
+            await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 30)
         assert caught.value.exit_code == 3
         assert any("crashed mid-search" in line for line in caught.value.stderr)
 
@@ -68,7 +68,7 @@ async def test_illegal_move_carries_the_line() -> None:
     async with open_engine(fake("illegal")) as engine:
         await engine.new_game("tak", {"size": "5"})
         with pytest.raises(IllegalMove) as caught:
-            await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 5)
+            await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 30)
         assert caught.value.line == "bestmove c3"
 
 
@@ -79,14 +79,14 @@ async def test_malformed_move_carries_the_line(mode: str, line: str) -> None:
     async with open_engine(fake(mode)) as engine:
         await engine.new_game("tak", {"size": "5"})
         with pytest.raises(MalformedMove) as caught:
-            await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 5)
+            await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 30)
         assert caught.value.line == line
 
 
 async def test_garbage_lines_are_skipped() -> None:
     async with open_engine(fake("garbage")) as engine:
         await engine.new_game("tak", {"size": "5"})
-        result = await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 5)
+        result = await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 30)
         assert result.text == "a1"
         assert result.info is not None and result.info.score is not None
 
@@ -105,7 +105,7 @@ async def test_slow_engine_answers_stop_within_grace() -> None:
     async with open_engine(fake("slow", "--delay", "30"), transcript=transcript) as engine:
         await engine.new_game("tak", {"size": "5"})
         result = await engine.play(
-            one_move_game(), CLOCK, deadline=trio.current_time() + 0.3, grace=2
+            one_move_game(), CLOCK, deadline=trio.current_time() + 0.3, grace=30
         )
         assert result.text == "a1"
     assert "stop" in [e.line for e in transcript if e.direction == TO_ENGINE]
@@ -120,7 +120,9 @@ async def test_open_ended_search_needs_a_deadline() -> None:
 async def test_infinite_search_is_stopped_at_the_deadline() -> None:
     async with open_engine(fake()) as engine:
         await engine.new_game("tak", {"size": "5"})
-        result = await engine.play(one_move_game(), Limits(), deadline=trio.current_time() + 0.2)
+        result = await engine.play(
+            one_move_game(), Limits(), deadline=trio.current_time() + 0.2, grace=30
+        )
         assert result.text == "a1"
 
 
@@ -166,7 +168,8 @@ async def test_rules_the_engine_cannot_play_are_refused_up_front(
 
 
 async def test_a_late_answer_to_an_abandoned_search_is_not_taken_for_the_next() -> None:
-    async with open_engine(fake("late", "--delay", "0.4")) as engine:
+    # the late answer comes 1.5 s after `go`, long after the 0.2 s the first play waits
+    async with open_engine(fake("late", "--delay", "1.5")) as engine:
         await engine.new_game("tak", {"size": "5"})
         first = one_move_game()
         with pytest.raises(EngineTimeout):
@@ -174,6 +177,6 @@ async def test_a_late_answer_to_an_abandoned_search_is_not_taken_for_the_next() 
         assert engine.searching
         second = PlaceGame(5)
         second.play("a1")
-        result = await engine.play(second, CLOCK, deadline=trio.current_time() + 5)
+        result = await engine.play(second, CLOCK, deadline=trio.current_time() + 30)
         assert result.text == "b1"
         assert [info.pv for info in result.infos] == [("b1",)]

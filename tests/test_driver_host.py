@@ -26,7 +26,7 @@ async def test_a_whole_tak_game_with_komi() -> None:
         await engine.new_game("tak", rules)
         game = new_game("tak", rules)
         while game.result is None and game.ply < 200:
-            result = await engine.play(game, Limits(movetime=20), deadline=trio.current_time() + 5)
+            result = await engine.play(game, Limits(movetime=20), deadline=trio.current_time() + 30)
             game.play(result.action)
         assert game.result is not None
     lines = sent(transcript)
@@ -41,7 +41,7 @@ async def test_trike_moves_from_the_host_are_legal() -> None:
         game = new_game("trike", {"size": "7"})
         for _ in range(6):
             clock = Limits(wtime=3000, btime=3000, winc=50, binc=50)
-            result = await engine.play(game, clock, deadline=trio.current_time() + 5)
+            result = await engine.play(game, clock, deadline=trio.current_time() + 30)
             game.play(result.action)
         assert game.ply == 6
     assert "setoption name Game value trike" in sent(transcript)
@@ -59,7 +59,7 @@ async def test_traxit_three_players_get_the_acting_clock_twice() -> None:
         for _ in range(8):
             seats.add(game.turn)
             limits = Limits(wtime=5000, btime=7000, winc=10, binc=20)
-            result = await engine.play(game, limits, deadline=trio.current_time() + 5)
+            result = await engine.play(game, limits, deadline=trio.current_time() + 30)
             game.play(result.action)
     lines = sent(transcript)
     assert "setoption name Players value 3" in lines
@@ -91,7 +91,7 @@ async def test_tei_v1_engines_get_size_and_komi_in_teinewgame() -> None:
         assert engine.sizes is not None and 6 in engine.sizes.sizes
         await engine.new_game("tak", rules)
         game = new_game("tak", rules)
-        result = await engine.play(game, Limits(movetime=50), deadline=trio.current_time() + 5)
+        result = await engine.play(game, Limits(movetime=50), deadline=trio.current_time() + 30)
         assert result.action in game.legal()
     lines = sent(transcript)
     assert "teinewgame size 6 halfkomi 4" in lines
