@@ -50,6 +50,7 @@ def test_help_lists_every_option() -> None:
         [*SERVER, "--help"], capture_output=True, text=True, check=True
     ).stdout
     assert "--ws-port" in server_help and "--reconnect-time" in server_help
+    assert "--tournament-reconnect-time" in server_help
 
 
 def test_bad_arguments_exit_2_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:

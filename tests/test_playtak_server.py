@@ -67,6 +67,7 @@ async def test_login_refusals(start_server: StartServer) -> None:
     await client.expect("Login or Register")
     for line, answer in [
         ("List", "NOK"),  # not before login
+        ("PING", "OK"),  # but PING is
         ("Protocol 0", "NOK"),
         ("client Tiltak", "NOK"),  # the regex is case-sensitive
         ("Login abc password", "NOK"),  # name too short
@@ -78,6 +79,31 @@ async def test_login_refusals(start_server: StartServer) -> None:
     await client.send("Login alice secret1")
     assert await client.line() == "Welcome alice!"
     await client.aclose()
+    # quit works before login too
+    early = await LineClient.connect(server.tcp_port or 0)
+    await early.expect("Login or Register")
+    await early.send("quit")
+    assert await early.closed() == []
+
+
+async def test_a_newcomer_is_told_the_open_seeks_and_running_games(
+    start_server: StartServer,
+) -> None:
+    server = await start_server()
+    alice, bobby = await start_game(server)
+    carol = await LineClient.connect(server.tcp_port or 0)
+    await carol.login("carol", protocol=0)
+    await carol.send("Seek 6 600 20 B 4 30 1 1 0 ")
+    await carol.expect("Seek new 2 carol*")
+    dave = await LineClient.connect(server.tcp_port or 0)
+    await dave.expect("Login or Register")
+    await dave.send("Login dave secret1")
+    lines = await dave.expect("GameList Add*")
+    assert lines[0] == "Welcome dave!"
+    assert "Seek new 2 carol 6 600 20 B 4 30 1 1 0 0 0 " in lines
+    assert lines[-1] == "GameList Add 1 alice bobby 5 180 10 4 21 1 0 0 0 0"
+    for client in (alice, bobby, carol, dave):
+        await client.aclose()
 
 
 async def test_guest_token_keeps_the_guest_name(start_server: StartServer) -> None:

@@ -190,3 +190,43 @@ def test_every_error_text_of_playtak_in_its_order_of_checks() -> None:
         got = [str(line) for line in lobby.seen(name)[-2:]]
         assert [got[0][: len(expected[0])], got[1]] == expected, (name, move)
     assert lobby.core.games[1].moves[-1] == "M D2 D4 1 1"
+
+
+def test_tournament_games_wait_900_seconds_for_a_reconnect() -> None:
+    lobby = Lobby(reconnect_seconds=120.0)
+    lobby.login("alice")
+    lobby.login("bobby")
+    lobby.send("alice", "Seek 5 600 0 W 0 21 1 0 1 ")
+    lobby.send("bobby", "Accept 1")
+    lobby.take(lobby.core.disconnect(lobby.ids["bobby"], 10.0))
+    assert "Message bobby has disconnected. They have 900 seconds to reconnect" in lobby.seen(
+        "alice"
+    )
+    lobby.tick(909.0)
+    assert lobby.core.games
+    lobby.tick(910.0)
+    assert "Game#1 Abandoned. bobby quit" in lobby.seen("alice")
+
+
+def test_a_ply_that_makes_both_roads_wins_for_the_mover() -> None:
+    lobby = game("Seek 3 60 0 W 0 10 0 0 0 ")
+    for name, move in [
+        ("alice", "P C3"),  # a black flat
+        ("bobby", "P A1"),  # a white flat
+        ("alice", "P C1"),
+        ("bobby", "P A2"),
+        ("alice", "P B3"),
+        ("bobby", "P B2"),
+        ("alice", "M B3 B2 1"),  # B2: black under white
+        ("bobby", "P C2"),
+        # white completes row 1 and uncovers black's row 2 in the same ply
+        ("alice", "M B2 B1 1"),
+    ]:
+        before = len(lobby.seen(name))
+        lobby.send(name, f"Game#1 {move}")
+        new = lobby.seen(name)[before:]
+        assert "OK" in new and "NOK" not in new, move
+    assert "Game#1 Over R-0" in lobby.seen("bobby")
+    assert lobby.core.finished[0].result == "R-0"
+    rows = lobby.core.finished[0].game.position_string().split()[0].split("/")
+    assert rows[1:] == ["2,2,2", "1,1,1"]  # black's row 2 and white's row 1

@@ -214,6 +214,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds a player who dropped has to come back (120)",
     )
     parser.add_argument(
+        "--tournament-reconnect-time",
+        type=float,
+        default=900.0,
+        metavar="S",
+        help="the same for tournament games (900)",
+    )
+    parser.add_argument(
         "--idle-timeout",
         type=float,
         default=60.0,
@@ -242,6 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         users=users,
         auto_register=not args.no_auto_register,
         reconnect_seconds=args.reconnect_time,
+        tournament_reconnect_seconds=args.tournament_reconnect_time,
         idle_timeout=args.idle_timeout,
         cleanup_interval=min(30.0, args.idle_timeout / 2),
         seed=args.seed,

@@ -31,6 +31,8 @@ class ServerSettings:
     users: dict[str, str] = attrs.field(factory=dict)
     auto_register: bool = True
     reconnect_seconds: float = 120.0
+    #: the reconnect window of tournament games
+    tournament_reconnect_seconds: float = 900.0
     idle_timeout: float = 60.0
     cleanup_interval: float = 30.0
     guest_token_seconds: float = 4 * 3600.0
@@ -107,8 +109,13 @@ class LobbyCore:
             self._remove_seek_of(name)
             running = self._game_of(name)
             if running is not None:
-                running.absent[name] = now + self.settings.reconnect_seconds
-                seconds = int(self.settings.reconnect_seconds)
+                window = (
+                    self.settings.tournament_reconnect_seconds
+                    if running.tournament
+                    else self.settings.reconnect_seconds
+                )
+                running.absent[name] = now + window
+                seconds = int(window)
                 self._send_name(running.opponent_of(name), p.PlayerDisconnected(name, seconds))
             self._announce_online()
         return self._flush()
