@@ -230,3 +230,23 @@ def test_a_ply_that_makes_both_roads_wins_for_the_mover() -> None:
     assert lobby.core.finished[0].result == "R-0"
     rows = lobby.core.finished[0].game.position_string().split()[0].split("/")
     assert rows[1:] == ["2,2,2", "1,1,1"]  # black's row 2 and white's row 1
+
+
+def test_a_player_out_of_stones_ends_the_game_on_flats() -> None:
+    lobby = game("Seek 5 60 0 W 0 10 0 0 0 ")  # ten flats each, no capstone
+    # a checkerboard on files A-D: nobody gets two stones side by side, so no road
+    squares = [f"{file}{rank}" for rank in range(1, 6) for file in "ABCD"]
+    white = [sq for sq in squares if ("ABCD".index(sq[0]) + int(sq[1])) % 2 == 0]
+    black = [sq for sq in squares if sq not in white]
+    plies = [("alice", black[0]), ("bobby", white[0])]
+    for turn in range(1, 10):
+        plies.append(("alice", white[turn]))
+        if turn < 9:
+            plies.append(("bobby", black[turn]))
+    for name, square in plies:
+        before = len(lobby.seen(name))
+        lobby.send(name, f"Game#1 P {square}")
+        assert "OK" in lobby.seen(name)[before:], square
+        assert lobby.core.finished == [] or square == plies[-1][1]
+    # white's tenth stone was its last: counted 10 flats to 9
+    assert "Game#1 Over F-0" in lobby.seen("bobby")
