@@ -43,7 +43,9 @@ class TraxitSearchBot(Bot):
             raise ValueError("no legal action: the game is over")
         started = time.monotonic()
         budget = self._budget(game, limits)
-        deadline = started + budget * BUDGET_SHARE / 1000 if budget is not None else float("inf")
+        # short budgets keep at least 15 ms for the answer to reach the host before its stop
+        own = None if budget is None else max(budget * 0.5, min(budget * BUDGET_SHARE, budget - 15))
+        deadline = started + own / 1000 if own is not None else float("inf")
         searcher = make_searcher(layout, deadline, limits.nodes or 0, stop)
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         best = actions[0]
