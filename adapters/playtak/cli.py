@@ -207,6 +207,9 @@ def run(args: argparse.Namespace) -> int:
     if args.user and not password:
         print(f"tei playtak: --user needs --password or ${args.password_env}", file=sys.stderr)
         return 2
+    for problem in _bad_numbers(args):
+        print(f"tei playtak: {problem}", file=sys.stderr)
+        return 2
     if args.games is not None and args.games < 1:
         print("tei playtak: --games must be at least 1", file=sys.stderr)
         return 2
@@ -226,6 +229,23 @@ def run(args: argparse.Namespace) -> int:
         options[name.strip()] = value.strip()
     with _logging(args):
         return _play(args, seek, password, options)
+
+
+def _bad_numbers(args: argparse.Namespace) -> list[str]:
+    """What is wrong with the timing options (a PING storm, a tight reconnect loop, a
+    healthy connection taken for dead between two PINGs)."""
+    problems = []
+    if args.ping_interval <= 0:
+        problems.append("--ping-interval must be more than 0 seconds")
+    elif args.dead_after <= args.ping_interval:
+        problems.append("--dead-after must be longer than --ping-interval")
+    if args.max_backoff < 1:
+        problems.append("--max-backoff must be at least 1 second")
+    if args.move_overhead < 0:
+        problems.append("--move-overhead cannot be negative")
+    if args.max_move_time is not None and args.max_move_time <= 0:
+        problems.append("--max-move-time must be more than 0 seconds")
+    return problems
 
 
 def _play(
