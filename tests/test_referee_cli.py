@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -236,6 +237,13 @@ async def test_traxit_with_three_engines_rotates_every_seat(tmp_path: Path) -> N
     found = read_records(out.read_text())
     assert [r.tags["Player3"] for r in found] == ["random", "b", "a"]
     assert all(r.moves and r.moves[0].startswith("@") for r in found)
+    # one turn per line, and every record replays to its result with the rules core
+    turns = [ln for ln in out.read_text().splitlines() if ": T" in ln]
+    assert turns and all(re.match(r"[1-4]\.[1-4] [RGBY]: T\d\d .* !?[a-h]\d-", ln) for ln in turns)
+    for record in found:
+        game = game_class("traxit").new({"players": "3"})
+        game.play_all(list(record.moves))
+        assert game.result is not None and game.result.code == record.tags["Result"]
 
 
 async def test_traxit_team_match_of_four_engines(tmp_path: Path) -> None:
