@@ -456,3 +456,40 @@ async def test_a_game_the_server_does_not_resume_is_recorded_as_unfinished(
     record = PtnGame.parse(path.read_text())
     assert record.tag("Result") == "*"
     assert len(record.moves) == 2
+
+
+@pytest.mark.parametrize(
+    ("seconds", "reason"),
+    [(60, "too many engine failures"), (2, "no time to restart the engine")],
+)
+async def test_an_engine_that_keeps_crashing_makes_the_bot_resign(
+    nursery: trio.Nursery, caplog: pytest.LogCaptureFixture, seconds: int, reason: str
+) -> None:
+    """Restarted as long as time allows; then (or after three failures) the bot resigns
+    once, and goes on to seek again."""
+    caplog.set_level(logging.INFO)
+    sent: list[str] = []
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn)
+        await conn.expect("Seek *")
+        await conn.send(f"Game Start 4 Guest1 vs bobby white 5 {seconds} 0 0 21 1 0 0 0 0 0")
+        sent.extend(await conn.expect("Game#4 *"))
+        await conn.send("Game#4 Over 0-1")
+        sent.extend(await conn.expect("Seek *"))
+        await trio.sleep(5)
+
+    port = await serve_script(nursery, script)
+    always_crashing = [*FLAKY, "--mode", "crash", "--at", "1"]  # no marker: every time
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", always_crashing, seek="5 60 0 W", games=2)
+    with trio.move_on_after(30):
+        async with trio.open_nursery() as inner:
+            inner.start_soon(bridge.run)
+            while not sent or not sent[-1].startswith("Seek"):
+                await trio.sleep(0.01)
+            inner.cancel_scope.cancel()
+    assert [line for line in sent if line.startswith("Game#4")] == ["Game#4 Resign"]
+    assert reason in caplog.text
+    assert bridge.finished[0][:2] == (4, "0-1")
+    # three failures, each followed by a fresh process; or no restart at all
+    assert bridge.keeper.generation == (4 if seconds == 60 else 1)
