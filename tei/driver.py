@@ -144,9 +144,11 @@ class Engine:
         self.options: dict[str, OptionDecl] = {}
         #: TEI v1 `size ... halfkomi ...` declaration, if the engine sent one
         self.sizes: SizeDecl | None = None
-        #: every line of the handshake, and lines that did not parse
+        #: every line of the handshake, and lines that did not parse (and, once per word,
+        #: the unknown or malformed `info` fields that were skipped)
         self.handshake_lines: list[str] = []
         self.problems: list[str] = []
+        self._skipped_words: set[str] = set()
         self._values: dict[str, str | None] = {}
         self._open_searches = 0
         self._analysis: Analysis | None = None
@@ -234,11 +236,27 @@ class Engine:
             return line, None
         if isinstance(message, BestMove):
             self._open_searches = max(0, self._open_searches - 1)
+        elif isinstance(message, Info) and message.skipped:
+            self._log_skipped(line, message.skipped)
         elif isinstance(message, OptionDecl):
             self._declare(message)
         elif isinstance(message, SizeDecl):
             self._declare_sizes(message)
         return line, message
+
+    def _log_skipped(self, line: str, skipped: tuple[str, ...]) -> None:
+        """Unknown or malformed info fields are skipped; each new word is logged once (as a
+        problem, and as a note in the transcript)."""
+        words = [w for w in skipped if not w.lstrip("-").isdigit()]
+        new = [w for w in dict.fromkeys(words) if w not in self._skipped_words]
+        if not new:
+            return
+        self._skipped_words.update(new)
+        text = f"info: skipped {', '.join(map(repr, new))} in {line!r}"
+        self.problems.append(text)
+        transcript = self._process.transcript
+        if transcript is not None:
+            transcript.note(self.name, text)
 
     def _declare(self, decl: OptionDecl) -> None:
         if decl.name not in self.options:

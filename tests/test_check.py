@@ -32,7 +32,7 @@ def verdicts(results: list[CheckResult]) -> dict[str, bool]:
 @pytest.mark.parametrize("game", ["tak", "trike", "traxit"])
 async def test_our_engine_host_passes_every_check(game: str) -> None:
     results = await check_engine([*HOST, "--game", game], game=game, timeout=5)
-    failed = [r.to_line() for r in results if not r.passed]
+    failed = ["\n".join([r.to_line(), *r.excerpt]) for r in results if not r.passed]
     assert failed == []
     assert [r.name for r in results] == ALL
 

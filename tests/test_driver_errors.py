@@ -18,7 +18,7 @@ from tei.driver import (
     Transcript,
     open_engine,
 )
-from tei.transcript import TO_ENGINE
+from tei.transcript import NOTE, TO_ENGINE
 
 CLOCK = Limits(wtime=1000, btime=1000)
 
@@ -84,11 +84,19 @@ async def test_malformed_move_carries_the_line(mode: str, line: str) -> None:
 
 
 async def test_garbage_lines_are_skipped() -> None:
-    async with open_engine(fake("garbage")) as engine:
+    transcript = Transcript()
+    async with open_engine(fake("garbage"), transcript=transcript) as engine:
         await engine.new_game("tak", {"size": "5"})
         result = await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 30)
         assert result.text == "a1"
         assert result.info is not None and result.info.score is not None
+        # the unknown info field is skipped and logged once, however often it comes
+        result = await engine.play(one_move_game(), CLOCK, deadline=trio.current_time() + 30)
+        assert result.text == "a1"
+        bogus = [p for p in engine.problems if "'bogus'" in p]
+        assert len(bogus) == 1 and "info depth 1 bogus 7" in bogus[0]
+    notes = [e.line for e in transcript if e.direction == NOTE]
+    assert sum("'bogus'" in line for line in notes) == 1
 
 
 async def test_silent_engine_times_out_after_stop_and_grace() -> None:
