@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from adapters.playtak.cli import site_name
 from rules.tak.ptn import PtnGame
 from tei.cli import main
 from tests.playtak_support.guard import loopback_only  # noqa: F401
@@ -51,6 +52,13 @@ def test_help_lists_every_option() -> None:
     ).stdout
     assert "--ws-port" in server_help and "--reconnect-time" in server_help
     assert "--tournament-reconnect-time" in server_help
+
+
+def test_records_name_the_server_they_were_played_on() -> None:
+    assert site_name("wss://playtak.com/ws") == "PlayTak.com"
+    assert site_name("tcp://beta.playtak.com:10002") == "PlayTak.com"
+    assert site_name("ws://127.0.0.1:9999/ws") == "127.0.0.1:9999"
+    assert site_name("127.0.0.1:10000") == "127.0.0.1:10000"
 
 
 def test_bad_arguments_exit_2_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
@@ -129,6 +137,7 @@ async def test_two_command_line_bots_play_through_the_local_server(tmp_path: Pat
     assert len(records) == 1
     record = PtnGame.parse(records[0].read_text())
     assert record.tag("Player1") == "alice"
+    assert record.tag("Site") == tcp_url.removeprefix("tcp://")  # not playtak.com
     assert record.tag("Result") == line.split()[2]
     log = (tmp_path / "alice.log").read_text()
     assert "logged in as alice" in log and "secret1" not in log

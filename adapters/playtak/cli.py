@@ -231,6 +231,14 @@ def run(args: argparse.Namespace) -> int:
         return _play(args, seek, password, options)
 
 
+def site_name(url: str) -> str:
+    """The PTN `Site` of a server: `PlayTak.com` for playtak.com, else `host:port`."""
+    address = ServerAddress.parse(url)
+    if address.host.lower() == "playtak.com" or address.host.lower().endswith(".playtak.com"):
+        return "PlayTak.com"
+    return f"{address.host}:{address.port}"
+
+
 def _bad_numbers(args: argparse.Namespace) -> list[str]:
     """What is wrong with the timing options (a PING storm, a tight reconnect loop, a
     healthy connection taken for dead between two PINGs)."""
@@ -272,6 +280,7 @@ def _play(
         move_overhead_ms=args.move_overhead,
         accept_draws=args.accept_draws,
         max_move_seconds=args.max_move_time,
+        site=site_name(args.server),
     )
     bridge = Bridge(settings, session, keeper)
     try:
