@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import trio
-from engines.procs import alive, fake
+from engines.procs import alive, fake, fake_processes
 from engines.toy_game import PlaceGame
 
 from bots.base import Limits
 from tei.driver import PlayResult, Transcript, open_engine
 from tei.transcript import TO_ENGINE, TranscriptEntry
+
+
+@pytest.fixture(autouse=True)
+def _no_engine_left() -> Iterator[None]:
+    yield
+    assert fake_processes() == []
+
 
 CLOCK = Limits(wtime=1000, btime=1000, winc=100, binc=100)
 

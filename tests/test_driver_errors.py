@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 import trio
-from engines.procs import alive, fake
+from engines.procs import alive, fake, fake_processes
 from engines.toy_game import PlaceGame
 
 from bots.base import Limits
 from tei.driver import (
     EngineOptionError,
+    EngineProtocolError,
     EngineStalled,
     EngineTerminated,
     EngineTimeout,
@@ -21,6 +24,12 @@ from tei.driver import (
 from tei.transcript import NOTE, TO_ENGINE
 
 CLOCK = Limits(wtime=1000, btime=1000)
+
+
+@pytest.fixture(autouse=True)
+def _no_engine_left() -> Iterator[None]:
+    yield
+    assert fake_processes() == []
 
 
 def one_move_game() -> PlaceGame:
@@ -188,3 +197,17 @@ async def test_a_late_answer_to_an_abandoned_search_is_not_taken_for_the_next() 
         result = await engine.play(second, CLOCK, deadline=trio.current_time() + 30)
         assert result.text == "b1"
         assert [info.pv for info in result.infos] == [("b1",)]
+
+
+async def test_a_malformed_line_of_a_known_command_is_a_protocol_error() -> None:
+    async with open_engine(fake("empty-bestmove")) as engine:
+        await engine.new_game("tak", {"size": "5"})
+        await engine.send("position startpos")
+        await engine.send("go wtime 1000 btime 1000")
+        with pytest.raises(EngineProtocolError) as caught:
+            while True:
+                await engine.receive(timeout=30)
+        assert caught.value.line == "bestmove"
+        assert "'bestmove'" in str(caught.value)
+        assert any("bestmove" in problem for problem in engine.problems)
+        await engine.ping(timeout=30)  # the engine itself is still usable

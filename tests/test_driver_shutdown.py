@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 import trio
@@ -12,6 +13,12 @@ from engines.toy_game import PlaceGame
 from bots.base import Limits
 from tei.driver import EngineTerminated, Transcript, open_engine
 from tei.transcript import STDERR
+
+
+@pytest.fixture(autouse=True)
+def _no_engine_left() -> Iterator[None]:
+    yield
+    assert fake_processes() == []
 
 
 def assert_gone(pid: int) -> None:
