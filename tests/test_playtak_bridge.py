@@ -493,3 +493,42 @@ async def test_an_engine_that_keeps_crashing_makes_the_bot_resign(
     assert bridge.finished[0][:2] == (4, "0-1")
     # three failures, each followed by a fresh process; or no restart at all
     assert bridge.keeper.generation == (4 if seconds == 60 else 1)
+
+
+@pytest.mark.parametrize("protocol", [2, 0])
+async def test_the_engine_gets_the_server_clocks_in_ms_and_the_increment(
+    nursery: trio.Nursery, tmp_path: Path, protocol: int
+) -> None:
+    """Protocol 2: the increment from the game start line; protocol 0: from our seek,
+    and the clocks in whole seconds."""
+    start, clock = {
+        2: (
+            "Game Start 7 bobby vs Guest1 black 5 60 7 0 21 1 0 0 0 0 0",
+            "Game#7 Timems 67000 60000",
+        ),
+        0: ("Game Start 7 5 bobby vs Guest1 black 60 0 21 1 0 0", "Game#7 Time 67 60"),
+    }[protocol]
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn)
+        await conn.expect("Seek *")
+        await conn.send(start)
+        await conn.send(clock)
+        await conn.send("Game#7 P A1")
+        await conn.expect("Game#7 *")
+        await conn.send("Game#7 Over 1-0")
+        await trio.sleep(5)
+
+    log = tmp_path / "engine.log"
+    port = await serve_script(nursery, script)
+    engine = [*FLAKY, "--log", str(log)]
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", engine, seek="5 60 7 B", protocol=protocol)
+    await play_both(bridge, limit=20)
+    lines = log.read_text().splitlines()
+    go = next(line for line in lines if line.startswith("go "))
+    position = lines[lines.index(go) - 1]
+    assert position.startswith("position ") and position.endswith(" moves a1")
+    words = go.split()
+    fields = {words[i]: int(words[i + 1]) for i in range(1, len(words) - 1, 2)}
+    assert (fields["wtime"], fields["winc"], fields["binc"]) == (67000, 7000, 7000)
+    assert 50_000 < fields["btime"] <= 60_000 - 100  # our clock minus the move overhead

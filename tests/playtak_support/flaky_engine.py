@@ -5,6 +5,7 @@
 --mode crash    exits (code 3) on the N-th `go` (--at N), once: a marker file (--marker)
                 makes the restarted process behave
 --mode stall    never answers the N-th `go` (ignores stop), once, same marker rule
+--log FILE      keeps a copy of every command received
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ def main() -> int:
     parser.add_argument("--at", type=int, default=3)
     parser.add_argument("--marker", type=Path)
     parser.add_argument("--no-komi", action="store_true", help="declare no HalfKomi option")
+    parser.add_argument("--log", type=Path, help="append every line received to this file")
     args = parser.parse_args()
     marked = bool(args.marker and args.marker.exists())
     if args.mode == "gone" and marked:
@@ -35,6 +37,9 @@ def main() -> int:
     stalled = False
     out = sys.stdout
     for raw in sys.stdin:
+        if args.log:
+            with args.log.open("a") as log:
+                log.write(raw)
         words = raw.split()
         if not words:
             continue
