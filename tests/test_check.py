@@ -211,3 +211,9 @@ def test_cli_timeouts_must_be_positive() -> None:
         result = run_cli(*flags, "--", *fake())
         assert result.returncode == 2
         assert "must be positive" in result.stderr
+
+
+def test_cli_unwritable_transcript_is_a_usage_error() -> None:
+    result = run_cli("--transcript", "/nonexistent-dir/traffic.log", "--", *fake())
+    assert result.returncode == 2
+    assert "cannot write /nonexistent-dir/traffic.log" in result.stderr

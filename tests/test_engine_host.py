@@ -371,6 +371,7 @@ def test_bad_command_line_is_refused() -> None:
         ["--bot", "random", "--game", "tak", "--rule", "halfkomi=x"],
         ["--bot", "test_engine_host:NoSuchBot"],
         ["--limit-cap", "0"],
+        ["--bot", "random", "--log", "/nonexistent-dir/traffic.log"],
     ):
         done = subprocess.run(
             [sys.executable, "-m", "tei", "engine", "--game", "trike", *args],
