@@ -353,6 +353,27 @@ async def test_websocket_client_in_a_thread_plays_against_tcp(start_server: Star
     await tcp.aclose()
 
 
+async def test_websocket_clients_must_offer_the_binary_subprotocol(
+    start_server: StartServer,
+) -> None:
+    server = await start_server()
+    url = f"ws://127.0.0.1:{server.ws_port}/ws"
+
+    def connect(subprotocols: list[str] | None) -> bytes:
+        ws = websocket.create_connection(url, subprotocols=subprotocols, timeout=10)
+        try:
+            return ws.recv_data()[1]
+        finally:
+            ws.close()
+
+    for wrong in (None, ["chat"]):
+        with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+            await trio.to_thread.run_sync(connect, wrong)
+        assert refused.value.status_code == 400
+    # the server is still there for a client that offers it
+    assert await trio.to_thread.run_sync(connect, ["binary"]) == b"Welcome!\n"
+
+
 async def test_a_seek_for_one_opponent_is_refused_to_others(start_server: StartServer) -> None:
     server = await start_server()
     alice = await LineClient.connect(server.tcp_port or 0)

@@ -137,7 +137,15 @@ class LocalServer:
         await self._serve_connection(lines(), send, stream.aclose)
 
     async def _ws_handler(self, request: trio_websocket.WebSocketRequest) -> None:
-        ws = await request.accept(subprotocol="binary")
+        try:
+            if "binary" not in request.proposed_subprotocols:
+                # playtak.com answers `binary` all the same, which such a client refuses
+                log.info("websocket client without subprotocol 'binary' refused")
+                await request.reject(400, body=b"offer the websocket subprotocol 'binary'\n")
+                return
+            ws = await request.accept(subprotocol="binary")
+        except (trio_websocket.ConnectionClosed, trio.BrokenResourceError, OSError):
+            return  # gone during the handshake
 
         async def lines() -> AsyncIterator[str]:
             while True:
