@@ -532,3 +532,30 @@ async def test_the_engine_gets_the_server_clocks_in_ms_and_the_increment(
     fields = {words[i]: int(words[i + 1]) for i in range(1, len(words) - 1, 2)}
     assert (fields["wtime"], fields["winc"], fields["binc"]) == (67000, 7000, 7000)
     assert 50_000 < fields["btime"] <= 60_000 - 100  # our clock minus the move overhead
+
+
+async def test_a_refused_accept_waits_for_the_next_seek(
+    nursery: trio.Nursery, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    accepts: list[str] = []
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn, extra=["Seek new 1 alice 5 60 0 W 0 21 1 0 0 0 0 0 0"])
+        accepts.extend(await conn.expect("Accept *"))
+        await conn.send("NOK")  # the seek was taken by someone else
+        await conn.send("Seek remove 1 alice 5 60 0 W 0 21 1 0 0 0 0 0 0")
+        await conn.send("NOK")  # a stray refusal is only logged
+        await conn.send("Seek new 2 alice 5 60 0 W 0 21 1 0 0 0 0 0 0")
+        accepts.append((await conn.expect("Accept *"))[-1])
+        await conn.send("Game Start 3 alice vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
+        await conn.send("Game#3 Over 1-0")
+        await trio.sleep(5)
+
+    port = await serve_script(nursery, script)
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", accept_from="alice")
+    await play_both(bridge, limit=20)
+    assert accepts[-2:] == ["Accept 1", "Accept 2"]
+    assert "seek 1 is gone" in caplog.text
+    assert "the server said NOK" in caplog.text
+    assert bridge.finished[0][:2] == (3, "1-0")
