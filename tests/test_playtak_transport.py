@@ -112,3 +112,23 @@ async def test_tests_cannot_reach_beyond_127_0_0_1() -> None:
             pass
     with pytest.raises(AssertionError, match=r"only 127\.0\.0\.1"), socket.socket() as sock:
         sock.connect(("10.0.0.1", 10000))
+
+
+def test_keep_alive_defaults_fit_the_server_timeouts() -> None:
+    import argparse
+
+    from adapters.playtak.cli import configure
+    from adapters.playtak.server_core import ServerSettings
+
+    settings = SessionSettings()
+    assert settings.ping_interval == 30.0
+    # the server drops a client that sent no PING for 60 s; a PING's OK keeps us talking
+    assert settings.ping_interval < ServerSettings().idle_timeout < settings.dead_after
+    parser = argparse.ArgumentParser()
+    configure(parser)
+    args = parser.parse_args(["--seek", "5 60 0"])
+    assert (args.ping_interval, args.dead_after, args.max_backoff) == (
+        settings.ping_interval,
+        settings.dead_after,
+        settings.backoff_max,
+    )
