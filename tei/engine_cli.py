@@ -55,7 +55,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=float,
         metavar="SECONDS",
         help="stop a 'go depth'/'go nodes' search (one with no clock or movetime) after "
-        "SECONDS, as if 'stop' had come (default: no cap; the bot ends it by itself)",
+        "SECONDS, as if 'stop' had come (default: no cap: the bot ends it, and the host "
+        "stops it once its reports show the limit reached)",
     )
     parser.add_argument(
         "--name", default="tei-host", help="engine name for 'id name' (default: tei-host)"
