@@ -12,6 +12,7 @@ import trio
 from adapters.playtak.bridge import Bridge, BridgeError, server_move_action
 from adapters.playtak.local_server import LocalServer
 from adapters.playtak.server_core import ServerSettings
+from adapters.playtak.session import SessionEnded
 from rules.registry import new_game
 from rules.tak.ptn import PtnGame
 from tests.playtak_support.bridges import (
@@ -559,3 +560,30 @@ async def test_a_refused_accept_waits_for_the_next_seek(
     assert "seek 1 is gone" in caplog.text
     assert "the server said NOK" in caplog.text
     assert bridge.finished[0][:2] == (3, "1-0")
+
+
+async def test_logged_in_from_elsewhere_stops_the_bot(nursery: trio.Nursery) -> None:
+    """Two bots on one account would throw each other out in turn: the one the server
+    tells so stops instead of reconnecting."""
+    server = await start_server(nursery)
+    first = make_bridge(url(server, "tcp"), user="alice", seek="5 60 0 A")
+    second = make_bridge(url(server, "ws"), user="alice", seek="5 60 0 A")
+    ended: list[SessionEnded] = []
+
+    async def run_first() -> None:
+        with pytest.raises(SessionEnded) as caught:
+            await first.run()
+        ended.append(caught.value)
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as inner:
+            inner.start_soon(run_first)
+            while not first.name:
+                await trio.sleep(0.01)
+            inner.start_soon(second.run)
+            while not ended:
+                await trio.sleep(0.01)
+            assert second.name == "alice"
+            inner.cancel_scope.cancel()
+    assert "another window" in str(ended[0])
+    assert first.session.connections == 1
