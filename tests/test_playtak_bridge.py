@@ -11,6 +11,7 @@ import trio
 
 from adapters.playtak.bridge import Bridge, BridgeError, server_move_action
 from adapters.playtak.local_server import LocalServer
+from adapters.playtak.notation import ptn_to_server
 from adapters.playtak.server_core import ServerSettings
 from adapters.playtak.session import SessionEnded
 from rules.registry import new_game
@@ -587,3 +588,33 @@ async def test_logged_in_from_elsewhere_stops_the_bot(nursery: trio.Nursery) -> 
             inner.cancel_scope.cancel()
     assert "another window" in str(ended[0])
     assert first.session.connections == 1
+
+
+async def test_undo_requests_are_ignored_but_an_agreed_undo_is_followed(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    sent: list[str] = []
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn)
+        await conn.expect("Seek *")
+        await conn.send("Game Start 9 bobby vs Guest1 black 4 60 0 0 15 0 0 0 0 0 0")
+        await conn.send("Game#9 P A1")
+        sent.append((await conn.expect("Game#9 *"))[-1])
+        await conn.send("Game#9 Timems 60000 59000")
+        await conn.send("OK")
+        await conn.send("Game#9 RequestUndo")
+        await conn.send("Game#9 Undo")  # agreed (as if by an earlier request of ours)
+        sent.append((await conn.expect("Game#9 *"))[-1])
+        await conn.send("Game#9 Over 1-0")
+        await trio.sleep(5)
+
+    port = await serve_script(nursery, script)
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="4 60 0 B", ptn_dir=tmp_path)
+    await play_both(bridge, limit=20)
+    assert all(line.startswith("Game#9 P ") for line in sent)  # a move again, no RequestUndo
+    path = bridge.finished[0][2]
+    assert path is not None
+    record = PtnGame.parse(path.read_text())
+    assert len(record.moves) == 2  # a1, then the move played after the undo
+    assert ptn_to_server(str(record.moves[1])) == sent[1].removeprefix("Game#9 ")
