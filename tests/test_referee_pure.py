@@ -516,6 +516,10 @@ def test_build_config_names_duplicates_and_checks_counts() -> None:
         ({"concurrency": -2}, "concurrency must be at least 1"),
         ({"game": "trike", "rules": {"halfkomi": "4"}}, "komi is a Tak rule; trike"),
         ({"game": "traxit", "rules": {"halfkomi": "1"}}, "komi is a Tak rule; traxit"),
+        ({"game": "trike", "rules": {"players": "3"}}, "players is a Traxit rule; trike"),
+        ({"game": "tak", "rules": {"teams": "true"}}, "teams is a Traxit rule; tak"),
+        ({"game": "trike", "rules": {"shortgame": "1"}}, "drop --short-game"),
+        ({"game": "traxit", "rules": {"size": "5"}}, "fixed 8x8 board"),
     ],
 )
 def test_bad_match_settings_are_named(settings: dict[str, object], word: str) -> None:

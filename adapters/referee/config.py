@@ -221,6 +221,15 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
         rules.setdefault("halfkomi", "0")  # an engine's own komi default must not count
     elif "halfkomi" in rules:
         raise MatchError(f"komi is a Tak rule; {game} has none (drop --komi)")
+    for key, flag in (
+        ("players", "--players"),
+        ("teams", "--teams"),
+        ("shortgame", "--short-game"),
+    ):
+        if key in rules and game != "traxit":
+            raise MatchError(f"{key} is a Traxit rule; {game} has none (drop {flag})")
+    if game == "traxit" and "size" in rules:
+        raise MatchError("Traxit is played on a fixed 8x8 board (drop --size)")
     if game in DEFAULT_SIZES:  # the size the engines are told is the size judged
         rules.setdefault("size", str(DEFAULT_SIZES[game]))
     each = dict(s["each"] or {})
