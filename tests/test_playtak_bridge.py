@@ -497,17 +497,18 @@ async def test_an_engine_that_keeps_crashing_makes_the_bot_resign(
     assert bridge.keeper.generation == (4 if seconds == 60 else 1)
 
 
-@pytest.mark.parametrize("protocol", [2, 0])
+@pytest.mark.parametrize("protocol", [2, 1, 0])
 async def test_the_engine_gets_the_server_clocks_in_ms_and_the_increment(
     nursery: trio.Nursery, tmp_path: Path, protocol: int
 ) -> None:
-    """Protocol 2: the increment from the game start line; protocol 0: from our seek,
-    and the clocks in whole seconds."""
+    """Protocol 2: the increment from the game start line; protocols 0 and 1: from our
+    seek (protocol 0 also has the clocks in whole seconds)."""
     start, clock = {
         2: (
             "Game Start 7 bobby vs Guest1 black 5 60 7 0 21 1 0 0 0 0 0",
             "Game#7 Timems 67000 60000",
         ),
+        1: ("Game Start 7 5 bobby vs Guest1 black 60 0 21 1 0 0", "Game#7 Timems 67000 60000"),
         0: ("Game Start 7 5 bobby vs Guest1 black 60 0 21 1 0 0", "Game#7 Time 67 60"),
     }[protocol]
 

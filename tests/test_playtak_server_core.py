@@ -250,3 +250,15 @@ def test_a_player_out_of_stones_ends_the_game_on_flats() -> None:
         assert lobby.core.finished == [] or square == plies[-1][1]
     # white's tenth stone was its last: counted 10 flats to 9
     assert "Game#1 Over F-0" in lobby.seen("bobby")
+
+
+def test_protocol_1_has_clocks_in_ms_and_the_old_game_start() -> None:
+    lobby = Lobby()
+    lobby.login("alice", protocol=1)
+    lobby.login("bobby", protocol=2)
+    lobby.send("bobby", "Seek 5 180 10 B 4 21 1 0 0 ")
+    lobby.send("alice", "Accept 1")
+    assert "Game Start 1 5 alice vs bobby white 180 4 21 1 0 0" in lobby.seen("alice")
+    assert "Seek new 1 bobby 5 180 10 B 4 21 1 0 0 0 0 " in lobby.seen("alice")
+    lobby.send("alice", "Game#1 P A1")
+    assert lobby.seen("alice")[-2:] == ["Game#1 Timems 190000 180000", "OK"]
