@@ -51,7 +51,7 @@ def test_help_lists_every_option() -> None:
         [*SERVER, "--help"], capture_output=True, text=True, check=True
     ).stdout
     assert "--ws-port" in server_help and "--reconnect-time" in server_help
-    assert "--tournament-reconnect-time" in server_help
+    assert "--tournament-reconnect-time" in server_help and "--bot NAME" in server_help
 
 
 def test_records_name_the_server_they_were_played_on() -> None:

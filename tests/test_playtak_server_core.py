@@ -262,3 +262,24 @@ def test_protocol_1_has_clocks_in_ms_and_the_old_game_start() -> None:
     assert "Seek new 1 bobby 5 180 10 B 4 21 1 0 0 0 0 " in lobby.seen("alice")
     lobby.send("alice", "Game#1 P A1")
     assert lobby.seen("alice")[-2:] == ["Game#1 Timems 190000 180000", "OK"]
+
+
+def test_a_bot_playing_black_wins_when_white_never_moves() -> None:
+    lobby = Lobby(bots={"botty"}, bot_first_move_seconds=300.0)
+    lobby.login("alice")
+    lobby.login("botty")
+    lobby.send("botty", "Seek 5 900 0 B 0 21 1 0 0 ")
+    assert "Seek new 1 botty 5 900 0 B 0 21 1 0 0 0 0 0 1" in lobby.seen("alice")
+    lobby.send("alice", "Accept 1", now=10.0)
+    assert lobby.seen("alice")[-1] == "Game Start 1 alice vs botty white 5 900 0 0 21 1 0 0 0 0 1"
+    assert lobby.core.next_deadline() <= 310.0
+    lobby.tick(309.0)
+    assert lobby.core.games  # the clocks do not run before the first ply, this rule does
+    lobby.tick(310.0)
+    assert "Game#1 Over 0-1" in lobby.seen("alice")
+    # once white has moved, the rule is off
+    lobby.send("botty", "Seek 5 900 0 B 0 21 1 0 0 ")
+    lobby.send("alice", "Accept 2", now=400.0)
+    lobby.send("alice", "Game#2 P A1", now=401.0)
+    lobby.tick(800.0)
+    assert lobby.core.games[2].result is None

@@ -235,6 +235,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="drop clients that sent no PING for S seconds (60)",
     )
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="flag this account as a bot (repeatable): seeks and games show it, and as "
+        "black it wins when white does not move within 300 s",
+    )
     parser.add_argument("--seed", type=int, metavar="N", help="seed for random colours")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every line")
     return parser
@@ -261,6 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         idle_timeout=args.idle_timeout,
         cleanup_interval=min(30.0, args.idle_timeout / 2),
         seed=args.seed,
+        bots=frozenset(args.bot),
     )
 
     async def run() -> None:

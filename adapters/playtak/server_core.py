@@ -36,6 +36,10 @@ class ServerSettings:
     idle_timeout: float = 60.0
     cleanup_interval: float = 30.0
     guest_token_seconds: float = 4 * 3600.0
+    #: bot accounts (flagged in protocol-2 seeks and game starts)
+    bots: frozenset[str] = attrs.field(factory=frozenset, converter=frozenset)
+    #: a bot playing black wins when white has not moved within this time
+    bot_first_move_seconds: float = 300.0
     seed: int | None = None
 
 
@@ -144,6 +148,11 @@ class LobbyCore:
                 self._to_game(game, p.GameTime(game.no, *game.remaining(now)))
                 self._finish(game)
                 continue
+            bot_wins_at = game.bot_deadline(self.settings.bot_first_move_seconds)
+            if bot_wins_at is not None and now >= bot_wins_at:
+                game.result = "0-1"
+                self._finish(game)
+                continue
             for name, deadline in list(game.absent.items()):
                 if now >= deadline and game.result is None:
                     game.abandon(name)
@@ -163,6 +172,9 @@ class LobbyCore:
             if flag is not None:
                 deadlines.append(flag)
             deadlines.extend(game.absent.values())
+            bot_wins_at = game.bot_deadline(self.settings.bot_first_move_seconds)
+            if bot_wins_at is not None:
+                deadlines.append(bot_wins_at)
         return min(deadlines)
 
     # ---- login -------------------------------------------------------------------------
@@ -274,7 +286,7 @@ class LobbyCore:
             command.trigger,
             command.amount,
             command.opponent,
-            False,
+            name in self.settings.bots,
         )
         self._next_seek += 1
         self.seeks[seek.no] = seek
@@ -314,6 +326,9 @@ class LobbyCore:
             seek.tournament,
             seek.trigger,
             seek.amount,
+            bot_game=bool({white, black} & self.settings.bots),
+            black_bot=black in self.settings.bots,
+            created_at=now,
         )
         self._next_game += 1
         self.games[game.no] = game

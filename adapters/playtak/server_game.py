@@ -69,6 +69,10 @@ class ServerGame:
     #: name -> time by which they must reconnect
     absent: dict[str, float] = attrs.field(factory=dict)
     observers: set[int] = attrs.field(factory=set)
+    #: a bot plays in it; a bot playing black wins if white never makes its first ply
+    bot_game: bool = False
+    black_bot: bool = False
+    created_at: float = 0.0
 
     def __attrs_post_init__(self) -> None:
         options = {
@@ -128,7 +132,7 @@ class ServerGame:
             self.tournament,
             self.trigger,
             self.amount,
-            False,
+            self.bot_game,
         )
 
     # ---- clocks ------------------------------------------------------------------------
@@ -144,6 +148,12 @@ class ServerGame:
         if self.started_at is None or self.result is not None:
             return None
         return self.started_at + self.clocks[self.turn] / 1000
+
+    def bot_deadline(self, wait: float) -> float | None:
+        """When a bot playing black wins because white has not made its first ply."""
+        if not self.black_bot or self.moves or self.result is not None:
+            return None
+        return self.created_at + wait
 
     def check_flag(self, now: float) -> bool:
         """End the game on time if the side to move has no time left."""
