@@ -331,7 +331,7 @@ class HostState:
             s.root.parse_action(text)
         except Exception as exc:
             return [_error(f"bot returned an illegal action ({exc})"), *self._fallback()]
-        if s.held and not s.stopped:
+        if s.held and not s.stopped:  # go infinite: bestmove only after stop
             s.answer = text
             return []
         return self._answer(text)
@@ -515,18 +515,23 @@ class HostState:
 
     def _fallback(self) -> list[Effect]:
         """Answer for a bot that failed or overran: its last pv move if legal, else the
-        first legal action."""
+        first legal action. During `go infinite` the answer still waits for `stop`."""
         s = self.search
         assert s is not None
+        text: str | None = None
         if s.last_pv is not None:
             try:
                 s.root.parse_action(s.last_pv)
-                return self._answer(s.last_pv)
+                text = s.last_pv
             except Exception:
-                pass
-        try:
-            actions = s.root.legal()
-            text = s.root.format_action(actions[0]) if actions else None
-        except Exception:
-            text = None
+                text = None
+        if text is None:
+            try:
+                actions = s.root.legal()
+                text = s.root.format_action(actions[0]) if actions else None
+            except Exception:
+                text = None
+        if s.held and not s.stopped and text is not None:
+            s.answer = text
+            return []
         return self._answer(text)
