@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import NoReturn
 
 from rules.registry import GAME_NAMES
 
@@ -31,6 +33,12 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _usage_error(message: str) -> NoReturn:
+    """A bad command-line value: the message on stderr and exit status 2, as argparse does."""
+    print(f"tei: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def game_options(args: argparse.Namespace) -> dict[str, str]:
     """The rules options (strings, as every core takes them) from parsed arguments."""
     options: dict[str, str] = {}
@@ -40,7 +48,7 @@ def game_options(args: argparse.Namespace) -> dict[str, str]:
     if komi is not None:
         half = komi * 2
         if half != int(half):
-            raise SystemExit(f"tei: --komi {komi} is not a multiple of 0.5")
+            _usage_error(f"--komi {komi} is not a multiple of 0.5")
         options["halfkomi"] = str(int(half))
     if getattr(args, "players", None) is not None:
         options["players"] = str(args.players)
@@ -51,6 +59,6 @@ def game_options(args: argparse.Namespace) -> dict[str, str]:
     for item in getattr(args, "rule", []) or []:
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise SystemExit(f"tei: --rule {item!r} is not KEY=VALUE")
+            _usage_error(f"--rule {item!r} is not KEY=VALUE")
         options[key.strip().lower()] = value.strip()
     return options

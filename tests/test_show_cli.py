@@ -45,3 +45,10 @@ def test_bad_game_options_are_named() -> None:
         out = tei(*args)
         assert out.returncode == 2 and out.stdout == ""
         assert named in out.stderr and "Traceback" not in out.stderr
+
+
+def test_badly_written_game_options_are_usage_errors() -> None:
+    for args, named in ((["--komi", "0.3"], "0.3"), (["--rule", "foo"], "'foo'")):
+        out = tei(*args)
+        assert out.returncode == 2, args
+        assert named in out.stderr and out.stdout == ""
