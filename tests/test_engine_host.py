@@ -6,9 +6,7 @@ directory is put on the subprocess's PYTHONPATH).
 
 from __future__ import annotations
 
-import contextlib
 import os
-import queue
 import subprocess
 import sys
 import threading
@@ -19,6 +17,7 @@ from typing import Any, ClassVar
 
 import attrs
 import pytest
+from engine_pipe import EnginePipe
 
 from bots.base import Bot, Info, Limits, Report
 from bots.random_bot import RandomBot
@@ -92,75 +91,7 @@ class GarbageBot(Bot):
 # ---- a driver for the subprocess -------------------------------------------------------
 
 
-class Host:
-    def __init__(self, *args: str) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")])
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tei", "engine", *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-            env=env,
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.seen: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def send(self, *lines: str) -> None:
-        assert self.proc.stdin is not None
-        for line in lines:
-            self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def expect(self, match: Callable[[str], bool] | str) -> list[str]:
-        """Lines up to and including the first that matches (a prefix or a predicate)."""
-        test = match if callable(match) else (lambda line: line.startswith(match))
-        got: list[str] = []
-        end = time.monotonic() + WAIT
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, end - time.monotonic()))
-            except queue.Empty:
-                raise AssertionError(f"no line matching {match!r}; got {got}") from None
-            if line is None:
-                raise AssertionError(f"engine exited before {match!r}; got {got}")
-            got.append(line)
-            self.seen.append(line)
-            if test(line):
-                return got
-
-    def handshake(self) -> list[str]:
-        self.send("tei")
-        return self.expect("teiok")
-
-    def ping(self) -> list[str]:
-        self.send("isready")
-        return self.expect("readyok")
-
-    def wait_exit(self) -> int:
-        return self.proc.wait(timeout=WAIT)
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            with contextlib.suppress(BrokenPipeError, ValueError):
-                self.send("quit")
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            if stream is not None:
-                stream.close()
+Host = EnginePipe
 
 
 @pytest.fixture

@@ -3,62 +3,19 @@ of action (setup, choose, move, relocate), for 2, 3 and 4 players."""
 
 from __future__ import annotations
 
-import queue
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 
 import pytest
+from engine_pipe import EnginePipe
 
 from rules.traxit.game import TraxitGame
 
-WAIT = 30.0  # liveness limit: a hung engine fails the test instead of blocking it
-
-
-class Engine:
-    def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tei", "engine", "--game", "traxit", *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-
-    def send(self, *lines: str) -> None:
-        assert self.proc.stdin is not None
-        for line in lines:
-            self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, prefix: str) -> list[str]:
-        seen = []
-        while True:
-            line = self.lines.get(timeout=WAIT)
-            seen.append(line)
-            if line.startswith(prefix):
-                return seen
-
-    def close(self) -> None:
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
+Engine = EnginePipe
 
 
 @pytest.fixture
 def engine() -> Iterator[Engine]:
-    eng = Engine("--bot", "search")
+    eng = Engine("--game", "traxit", "--bot", "search")
     try:
         eng.send("tei")
         eng.until("teiok")

@@ -2,62 +2,14 @@
 
 from __future__ import annotations
 
-import queue
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 
 import pytest
+from engine_pipe import EnginePipe
 
 from rules.trike.game import TrikeGame
 
-WAIT = 30.0  # liveness limit only: a hung engine fails the test instead of blocking it
-
-
-class Engine:
-    def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tei", "engine", *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def send(self, *lines: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write("".join(line + "\n" for line in lines))
-        self.proc.stdin.flush()
-
-    def until(self, prefix: str) -> list[str]:
-        seen: list[str] = []
-        while True:
-            line = self.lines.get(timeout=WAIT)
-            assert line is not None, f"engine exited while waiting for {prefix!r}: {seen}"
-            seen.append(line)
-            if line.startswith(prefix):
-                return seen
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                self.send("quit")
-                self.proc.wait(timeout=10)
-            except (OSError, subprocess.TimeoutExpired):
-                self.proc.kill()
-                self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream is not None:
-                stream.close()
+Engine = EnginePipe
 
 
 @pytest.fixture
