@@ -9,15 +9,7 @@ from __future__ import annotations
 
 import attrs
 
-#: standard reserves per size: (stones, capstones)
-RESERVES: dict[int, tuple[int, int]] = {
-    3: (10, 0),
-    4: (15, 0),
-    5: (21, 1),
-    6: (30, 1),
-    7: (40, 2),
-    8: (50, 2),
-}
+from rules.tak.tables import RESERVES
 
 
 class LineError(ValueError):
