@@ -23,6 +23,7 @@ from __future__ import annotations
 from functools import cache
 
 from rules.tak.board import Board
+from rules.tak.roads import component
 from rules.tak.tables import SizeTables
 
 FLAT = 100
@@ -74,21 +75,6 @@ def eval_tables(size: int) -> EvalTables:
     return EvalTables(size)
 
 
-def _flood(t: SizeTables, bits: int, seed: int) -> int:
-    """The squares of `bits` connected to `seed & bits`."""
-    n = t.size
-    nf = t.not_col_first
-    nl = t.not_col_last
-    front = bits & seed
-    while True:
-        grown = (
-            front | (front << n) | (front >> n) | ((front << 1) & nf) | ((front >> 1) & nl)
-        ) & bits
-        if grown == front:
-            return front
-        front = grown
-
-
 def neighbours(t: SizeTables, bits: int) -> int:
     """The squares orthogonally next to `bits` (not `bits` themselves unless adjacent)."""
     n = t.size
@@ -135,11 +121,11 @@ def win_squares(t: SizeTables, bits: int, empty: int) -> int:
     for cand, first, last in ((ns, row_first, t.row_last), (ew, col_first, t.col_last)):
         if not cand:
             continue
-        a = _flood(t, bits, first)
+        a = component(t, bits & first, bits)
         cand &= first | ((a << n) | (a >> n) | ((a << 1) & nf) | ((a >> 1) & nl))
         if not cand:
             continue
-        b = _flood(t, bits, last)
+        b = component(t, bits & last, bits)
         out |= cand & (last | ((b << n) | (b >> n) | ((b << 1) & nf) | ((b >> 1) & nl)))
     return out
 
@@ -157,7 +143,7 @@ def _groups_score(t: SizeTables, et: EvalTables, bits: int) -> int:
     # pieces without a neighbour of their colour span 1 and score nothing
     rest = bits & neighbours(t, bits)
     while rest:
-        group = _flood(t, rest, rest & -rest)
+        group = component(t, rest & -rest, rest)
         rest ^= group
         x = group | group >> n
         x |= x >> 2 * n
