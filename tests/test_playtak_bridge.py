@@ -9,12 +9,14 @@ from pathlib import Path
 import pytest
 import trio
 
-from adapters.playtak.bridge import Bridge, BridgeError, server_move_action
-from adapters.playtak.local_server import LocalServer
-from adapters.playtak.notation import ptn_to_server
-from adapters.playtak.server_core import ServerSettings
+from adapters.playtak.bridge import Bridge, BridgeError
+from adapters.playtak.live_game import play_server_move
+from adapters.playtak.notation import ServerMove
+from adapters.playtak.server.listeners import LocalServer
+from adapters.playtak.server.lobby import ServerSettings
 from adapters.playtak.session import SessionEnded
 from rules.registry import new_game
+from rules.tak.move import Move
 from rules.tak.ptn import PtnGame
 from tests.playtak_support.bridges import (
     FLAKY,
@@ -256,7 +258,8 @@ async def test_resume_waits_for_the_resumed_message_before_moving(
     assert events[-2] == "<resumed>"
     position = new_game("tak", {"size": "5"})
     position.play_all(["a1", "e5"])
-    assert server_move_action(position, move.removeprefix("Game#5 ")) in position.legal()
+    legal = position.legal()
+    assert play_server_move(position, ServerMove.parse(move.removeprefix("Game#5 "))) in legal
 
 
 @pytest.mark.parametrize("accept", [False, True])
@@ -618,4 +621,5 @@ async def test_undo_requests_are_ignored_but_an_agreed_undo_is_followed(
     assert path is not None
     record = PtnGame.parse(path.read_text())
     assert len(record.moves) == 2  # a1, then the move played after the undo
-    assert ptn_to_server(str(record.moves[1])) == sent[1].removeprefix("Game#9 ")
+    second = ServerMove.from_move(Move.from_ptn(record.moves[1]))
+    assert second.to_text() == sent[1].removeprefix("Game#9 ")

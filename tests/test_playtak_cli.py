@@ -16,7 +16,7 @@ from tei.cli import main
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 
 TEI = [sys.executable, "-m", "tei", "playtak"]
-SERVER = [sys.executable, "-m", "adapters.playtak.local_server"]
+SERVER = [sys.executable, "-m", "adapters.playtak.server.listeners"]
 
 
 def test_help_lists_every_option() -> None:
@@ -161,7 +161,7 @@ def _processes_with(marker: str) -> list[int]:
 async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
     nursery: trio.Nursery, tmp_path: Path
 ) -> None:
-    from adapters.playtak.local_server import LocalServer
+    from adapters.playtak.server.listeners import LocalServer
     from tests.playtak_support.bridges import FLAKY
     from tests.playtak_support.lines import LineClient
 
@@ -227,9 +227,10 @@ async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
 
 
 def _server_text(ptn: str) -> str:
-    from adapters.playtak.notation import ptn_to_server
+    from adapters.playtak.notation import ServerMove
+    from rules.tak.move import Move
 
-    return ptn_to_server(ptn)
+    return ServerMove.from_move(Move.from_ptn(ptn)).to_text()
 
 
 def test_an_engine_that_cannot_start_ends_with_status_1(

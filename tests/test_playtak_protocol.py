@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adapters.playtak import protocol as p
-from adapters.playtak.bridge import server_move_action
-from adapters.playtak.notation import MoveNotationError, ptn_to_server, server_to_ptn
-from adapters.playtak.server_core import LobbyCore
+from adapters.playtak.live_game import play_server_move
+from adapters.playtak.notation import MoveNotationError, ServerMove
+from adapters.playtak.server.lobby import LobbyCore
+from rules.game import NotationError
 from rules.registry import new_game
+from rules.tak.move import Move
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 
 # --- notation --------------------------------------------------------------------------
@@ -32,8 +35,8 @@ from tests.playtak_support.guard import loopback_only  # noqa: F401
     ],
 )
 def test_server_and_ptn_notation_round_trip(server: str, ptn: str) -> None:
-    assert server_to_ptn(server) == ptn
-    assert ptn_to_server(ptn) == server
+    assert ServerMove.parse(server).to_move().ptn() == ptn
+    assert ServerMove.from_move(Move.from_ptn(ptn)).to_text() == server
 
 
 @pytest.mark.parametrize(
@@ -49,19 +52,34 @@ def test_server_and_ptn_notation_round_trip(server: str, ptn: str) -> None:
     ],
 )
 def test_ptn_variants_towards_the_server(ptn: str, server: str) -> None:
-    assert ptn_to_server(ptn) == server
+    assert ServerMove.from_move(Move.from_ptn(ptn)).to_text() == server
 
 
-@pytest.mark.parametrize("bad", ["", "a9", "3a1>13", "Sa1+", "2a1", "i1", "a1>9"])
+@pytest.mark.parametrize(
+    ("ptn", "server"),
+    [
+        ("c3>12", "M C3 E3 1 2"),  # the count left out: the drops add up to it
+        ("Cd4", "P D4 C"),
+        ("e8<", "M E8 D8 1"),
+    ],
+)
+def test_the_one_ptn_reader_feeds_the_server(ptn: str, server: str) -> None:
+    assert ServerMove.from_move(Move.from_ptn(ptn)).to_text() == server
+
+
+@pytest.mark.parametrize("bad", ["", "a9", "3a1>13", "Sa1+", "2a1", "i1", "Cd4*", "Fe8<"])
 def test_bad_ptn_is_refused_with_its_text(bad: str) -> None:
-    with pytest.raises(MoveNotationError, match="PTN"):
-        ptn_to_server(bad)
+    with pytest.raises(NotationError) as info:
+        Move.from_ptn(bad)
+    assert repr(bad) in str(info.value)
 
 
 @pytest.mark.parametrize("bad", ["P a1", "M A1 C1 1", "M A1 B2 1", "X A1", "P A1 S", "M A1 A1 1"])
 def test_bad_server_moves_are_refused(bad: str) -> None:
-    with pytest.raises(MoveNotationError):
-        server_to_ptn(bad)
+    with pytest.raises(MoveNotationError) as info:
+        ServerMove.parse(bad)
+    assert repr(bad) in str(info.value)
+    assert isinstance(info.value, NotationError)  # one root with the core's notation errors
 
 
 # --- server lines (transcript of the verified login and game) ------------------------
@@ -389,16 +407,17 @@ def test_every_legal_move_survives_the_trip_through_server_notation(
         if not actions:
             break
         for action in actions:
-            text = game.format_action(action)
-            server = ptn_to_server(text)
-            assert server_to_ptn(server) == text.removesuffix("*")
-            assert server_move_action(game, server) == action
+            server = ServerMove.from_move(action)
+            assert ServerMove.parse(server.to_text()) == server
+            assert server.to_move() == attrs.evolve(action, crush=False)
+            replay = game.copy()
+            assert play_server_move(replay, server) == action
         game.play(rng.choice(actions))
 
 
 def test_a_crushing_move_gets_its_mark_back_from_the_rules() -> None:
     game = new_game("tak", {"size": "5"})
     game.play_all(["a1", "e5", "Cc3", "Sd3"])
-    action = server_move_action(game, "M C3 D3 1")
+    action = play_server_move(game, ServerMove.parse("M C3 D3 1"))
     assert game.format_action(action) == "c3>*"
-    assert ptn_to_server("c3>*") == "M C3 D3 1"
+    assert ServerMove.from_move(Move.from_ptn("c3>*")).to_text() == "M C3 D3 1"

@@ -9,8 +9,8 @@ import pytest
 import trio
 import websocket
 
-from adapters.playtak.local_server import LocalServer
-from adapters.playtak.server_core import ServerSettings
+from adapters.playtak.server.listeners import LocalServer
+from adapters.playtak.server.lobby import ServerSettings
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 from tests.playtak_support.lines import LineClient
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adapters.playtak.server_core import LobbyCore, Output, ServerSettings
+from adapters.playtak.server.lobby import LobbyCore, Output, ServerSettings
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 
 

@@ -118,7 +118,7 @@ def test_keep_alive_defaults_fit_the_server_timeouts() -> None:
     import argparse
 
     from adapters.playtak.cli import configure
-    from adapters.playtak.server_core import ServerSettings
+    from adapters.playtak.server.lobby import ServerSettings
 
     settings = SessionSettings()
     assert settings.ping_interval == 30.0

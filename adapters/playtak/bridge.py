@@ -26,11 +26,11 @@ from adapters.playtak.engine_keeper import EngineKeeper, EngineUnavailable
 from adapters.playtak.live_game import (
     LiveGame,
     describe_info,
+    play_server_move,
     rules_game,
-    server_move_action,
     write_record,
 )
-from adapters.playtak.notation import ServerMove, ptn_to_server
+from adapters.playtak.notation import ServerMove
 from adapters.playtak.session import NotConnected, Session, first_leaf
 from bots.base import Limits
 from rules.game import GameError
@@ -252,15 +252,14 @@ class Bridge:
             self._nursery.start_soon(self._warm_up, live)
         self._start_thinking(live)
 
-    async def _game_move(self, live: LiveGame, move: str) -> None:
+    async def _game_move(self, live: LiveGame, move: ServerMove) -> None:
         try:
-            action = server_move_action(live.game, move)
-            live.game.play(action)
-        except (GameError, ValueError) as exc:
-            log.error("server move %r does not fit our game (%s): resigning", move, exc)
+            play_server_move(live.game, move)
+        except GameError as exc:
+            log.error("server move %r does not fit our game (%s): resigning", str(move), exc)
             await self._resign(live)
             return
-        live.moves.append(ServerMove.parse(move).to_text())
+        live.moves.append(move.to_text())
         live.rejected.clear()
         self._start_thinking(live)
 
@@ -399,7 +398,7 @@ class Bridge:
                     await self._give_up(live, again)
                     return
                 continue
-            move = ptn_to_server(live.game.format_action(action))
+            move = ServerMove.from_move(action).to_text()
             if move in live.rejected:
                 action, move = self._alternative(live)
                 if action is None:
@@ -427,7 +426,7 @@ class Bridge:
 
     def _alternative(self, live: LiveGame) -> tuple[Any, str]:
         """A random legal move the server has not refused (None when there is none)."""
-        options = [(a, ptn_to_server(live.game.format_action(a))) for a in live.game.legal()]
+        options = [(a, ServerMove.from_move(a).to_text()) for a in live.game.legal()]
         options = [(a, m) for a, m in options if m not in live.rejected]
         if not options:
             return None, ""

@@ -40,7 +40,7 @@ colour), komi in half-flats (4 = 2 flats), flats and caps the reserves (default:
 standard ones of the size), unrated/tournament 0 or 1, extra time: `amount` seconds at
 move `trigger`. The seek is posted after login and again after every game, never during
 one. The bot reconnects by itself and resumes a running game; SIGTERM or Ctrl-C stop it.
-Try it offline with the local server: python -m adapters.playtak.local_server
+Try it offline with the local server: python -m adapters.playtak.server
 """
 
 

@@ -8,7 +8,9 @@ and loses its komi, exactly like on playtak.com).
 
 from __future__ import annotations
 
+import random
 import re
+import string
 
 import attrs
 
@@ -52,6 +54,12 @@ class LoginGuest:
 
     def to_line(self) -> str:
         return "Login Guest" + (f" {self.token}" if self.token else "")
+
+    @classmethod
+    def fresh(cls, rng: random.Random | None = None) -> LoginGuest:
+        """A login with a new random token (20 lower-case letters)."""
+        chooser = rng or random.SystemRandom()
+        return cls("".join(chooser.choice(string.ascii_lowercase) for _ in range(20)))
 
 
 @attrs.frozen

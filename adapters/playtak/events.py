@@ -11,7 +11,7 @@ import json
 
 import attrs
 
-from adapters.playtak.notation import ServerMove
+from adapters.playtak.notation import ServerMove, server_move
 from adapters.playtak.seeks import GameInfo, SeekInfo, standard_pieces
 
 
@@ -180,14 +180,10 @@ class GameMove:
     """`Game#1 P A1 W` / `Game#1 M A1 C1 1 2`; `move` in server notation."""
 
     game_id: int
-    move: str
-
-    @property
-    def ptn(self) -> str:
-        return ServerMove.parse(self.move).to_ptn()
+    move: ServerMove = attrs.field(converter=server_move)
 
     def to_line(self, protocol: int = 2) -> str:
-        return f"Game#{self.game_id} {self.move}"
+        return f"Game#{self.game_id} {self.move.to_text()}"
 
 
 @attrs.frozen

@@ -17,7 +17,7 @@ import trio
 
 from adapters.playtak import protocol as p
 from adapters.playtak.notation import ServerMove
-from rules.game import Game, GameError
+from rules.game import Game
 from rules.registry import new_game
 from rules.tak.ptn import PtnGame
 
@@ -60,15 +60,11 @@ def rules_game(start: p.GameStart) -> Game[Any]:
     return new_game("tak", options)
 
 
-def server_move_action(game: Game[Any], move: str) -> Any:
-    """The rules action of a server move (the server has no crush mark)."""
-    ptn = ServerMove.parse(move).to_ptn()
-    try:
-        return game.parse_action(ptn)
-    except GameError:
-        if ServerMove.parse(move).is_placement:
-            raise
-        return game.parse_action(ptn + "*")
+def play_server_move(game: Game[Any], move: ServerMove) -> Any:
+    """Play a server move (the core restores the crush mark the server does not send);
+    the action played. Raises the core's GameError when it does not fit the game."""
+    game.play(move.to_move())
+    return game.history[-1]
 
 
 def describe_info(info: Any) -> str:

@@ -152,7 +152,7 @@ def _game_line(game_id: int, rest: str, text: str) -> ServerEvent:
         return Unknown(text)
     kind = words[0]
     if kind in ("P", "M"):
-        return GameMove(game_id, ServerMove.parse(rest).to_text())
+        return GameMove(game_id, ServerMove.parse(rest))
     if kind in ("Time", "Timems") and len(words) == 3:
         white, black = to_int(words[1], text), to_int(words[2], text)
         scale = 1000 if kind == "Time" else 1

@@ -21,7 +21,6 @@ import attrs
 import trio
 
 from adapters.playtak import protocol as p
-from adapters.playtak.server_core import random_guest_token
 from adapters.playtak.transport import DEFAULT_SERVER, Transport, TransportClosed, open_transport
 
 log = logging.getLogger("playtak.session")
@@ -90,7 +89,7 @@ class Session:
 
     def __init__(self, settings: SessionSettings, credentials: Credentials) -> None:
         if credentials.user is None and credentials.guest_token is None:
-            credentials = attrs.evolve(credentials, guest_token=random_guest_token())
+            credentials = attrs.evolve(credentials, guest_token=p.LoginGuest.fresh().token)
         self.settings = settings
         self.credentials = credentials
         self.name: str | None = None

@@ -80,8 +80,8 @@ class Move:
             if m["count"]:
                 raise NotationError(f"a placement has no count: {raw!r}")
             return cls(file, rank, m["piece"] or "F")
-        if m["piece"] and m["piece"] != "F":
-            raise NotationError(f"a slide has no piece letter: {raw!r}")
+        if m["piece"]:
+            raise NotationError(f"a stack move has no piece letter: {raw!r}")
         drops = tuple(int(ch) for ch in m["drops"])
         if 0 in drops:
             raise NotationError(f"every drop must be at least 1: {raw!r}")
@@ -97,6 +97,10 @@ class Move:
             raise NotationError(f"drops {m['drops']} do not add up to {count}: {raw!r}")
         if count > MAX_SIZE:
             raise NotationError(f"cannot carry {count} pieces: {raw!r}")
+        if len(drops) >= MAX_SIZE:
+            raise NotationError(f"no board has {len(drops) + 1} squares in a line: {raw!r}")
+        if m["crush"] and drops[-1] != 1:
+            raise NotationError(f"a crush ends with a capstone alone, not {drops[-1]}: {raw!r}")
         return cls(file, rank, "F", m["dir"], drops, bool(m["crush"]))
 
     def ptn(self) -> str:

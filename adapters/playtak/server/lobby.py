@@ -1,6 +1,6 @@
 """The lobby of the local playtak server as a sans-IO state machine.
 
-The I/O layer (`local_server`) feeds it connections, lines and ticks with the current
+The I/O layer (`listeners`) feeds it connections, lines and ticks with the current
 time and sends what it returns: a list of `(connection id, line)` pairs, where a line of
 None means "close this connection". Each line is formatted for the protocol version
 the receiving connection asked for.
@@ -9,14 +9,13 @@ the receiving connection asked for.
 from __future__ import annotations
 
 import random
-import string
 from collections.abc import Iterable
 
 import attrs
 
 from adapters.playtak import protocol as p
 from adapters.playtak.seeks import SeekInfo
-from adapters.playtak.server_game import ServerGame
+from adapters.playtak.server.game import ServerGame
 
 Output = tuple[int, str | None]
 
@@ -417,9 +416,3 @@ class LobbyCore:
     # ---- helpers for the I/O layer and tests -------------------------------------------
     def names(self) -> Iterable[str]:
         return self.online.keys()
-
-
-def random_guest_token(rng: random.Random | None = None) -> str:
-    """A fresh 20-letter lower-case guest token."""
-    chooser = rng or random.SystemRandom()
-    return "".join(chooser.choice(string.ascii_lowercase) for _ in range(20))

@@ -1,6 +1,6 @@
 """A playtak-compatible server on your own machine, for tests and for trying bots offline.
 
-    python -m adapters.playtak.local_server --port 10000 --ws-port 9999
+    python -m adapters.playtak.server --port 10000 --ws-port 9999
 
 Raw TCP speaks one line per message; the websocket listener answers with subprotocol
 `binary` and sends one binary frame per line, like playtak.com. All game logic lives in
@@ -21,7 +21,7 @@ import attrs
 import trio
 import trio_websocket
 
-from adapters.playtak.server_core import LobbyCore, Output, ServerSettings
+from adapters.playtak.server.lobby import LobbyCore, Output, ServerSettings
 
 log = logging.getLogger("playtak.server")
 
@@ -184,7 +184,7 @@ class LocalServer:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m adapters.playtak.local_server",
+        prog="python -m adapters.playtak.server",
         description="A local playtak-compatible server (TCP lines and websocket) for "
         "trying bots offline. Point `tei playtak --server tcp://127.0.0.1:PORT` at it.",
     )
@@ -254,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for item in args.user:
         name, sep, password = item.partition(":")
         if not sep:
-            print(f"local_server: --user {item!r} is not NAME:PASSWORD", file=sys.stderr)
+            print(f"playtak server: --user {item!r} is not NAME:PASSWORD", file=sys.stderr)
             return 2
         users[name] = password
     logging.basicConfig(

@@ -14,10 +14,11 @@ from typing import Any
 
 import attrs
 
-from adapters.playtak.notation import FILES, ServerMove
+from adapters.playtak.notation import ServerMove
 from adapters.playtak.protocol import GameInfo, GameStart
 from rules.game import Game, GameError
 from rules.registry import new_game
+from rules.tak.move import FILES
 
 STALE_PLIES = 50
 
@@ -236,15 +237,12 @@ class ServerGame:
             return reason
         move = ServerMove.parse(text)
         try:
-            action = self.game.parse_action(move.to_ptn())
+            self.game.play(move.to_move())
         except GameError:
-            if move.is_placement:
-                return "You're out of capstones" if move.piece == "C" else "Invalid move"
-            try:
-                action = self.game.parse_action(move.to_ptn() + "*")
-            except GameError:
-                return "Invalid move"
-        self.game.play(action)
+            if move.is_placement and move.piece == "C":
+                return "You're out of capstones"
+            return "Invalid move"
+        action = self.game.history[-1]
         seat = self.turn
         if self.started_at is not None:
             self.clocks[seat] -= int((now - self.started_at) * 1000)
@@ -257,7 +255,7 @@ class ServerGame:
         self.started_at = now
         self.draw_offers.clear()
         self.undo_requests.clear()
-        crush = self.game.format_action(action).endswith("*")
+        crush = bool(getattr(action, "crush", False))
         self.quiet_plies = 0 if move.is_placement or crush else self.quiet_plies + 1
         outcome = self.game.result
         if outcome is not None:
