@@ -27,12 +27,13 @@ import trio
 
 from adapters.referee.clock import Clock, TimeControl, go_limits
 from adapters.referee.config import DEFAULTS, build_config
-from adapters.referee.engines import EngineSlot, EngineSpec
-from adapters.referee.game_loop import GameSettings, play_game
+from adapters.referee.engines import EngineSpec
+from adapters.referee.game_loop import GameSettings, Player, play_game
 from adapters.referee.runner import Match
 from adapters.referee.schedule import make_schedule
 from rules.registry import new_game
 from tei.driver import open_engine
+from tei.seat import EngineSeat
 
 ENGINE = """
 import sys
@@ -104,20 +105,20 @@ async def referee_loop(argv: list[str], games: int, plies: int, rules: dict[str,
     start_position = new_game("tak", rules)
     total = 0.0
     async with trio.open_nursery() as nursery:
-        slots = [
-            EngineSlot(spec, label=spec.name, transcript=None, timeout=10.0, nursery=nursery)
+        seats = [
+            EngineSeat(spec.launch, label=spec.name, timeout=10.0, nursery=nursery)
             for spec in specs
         ]
-        for slot in slots:
-            await slot.open()
+        for seat in seats:
+            await seat.open()
         for pairing in schedule:
-            seats = [slots[i] for i in pairing.seats]
+            players = [Player(specs[i], seats[i], i) for i in pairing.seats]
             start = time.perf_counter()
-            result = await play_game(pairing, seats, settings, None, start_position)
+            result = await play_game(pairing, players, settings, None, start_position)
             total += time.perf_counter() - start
             assert result.termination == "adjudicated", result.detail
-        for slot in slots:
-            await slot.close()
+        for seat in seats:
+            await seat.close()
     return total
 
 

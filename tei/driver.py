@@ -80,6 +80,7 @@ __all__ = [
     "EngineTerminated",
     "EngineTimeout",
     "IllegalMove",
+    "Limits",
     "MalformedMove",
     "PlayResult",
     "Transcript",

@@ -21,7 +21,8 @@ import re
 
 import attrs
 
-from bots.base import Limits
+from tei.driver import Limits
+from tei.seat import seat_limits
 
 DEFAULT_MARGIN_MS = 50
 
@@ -175,31 +176,22 @@ class Clock:
 
 
 def go_limits(clocks: list[Clock], seat: int) -> Limits:
-    """The `go` limits for the engine in `seat`.
-
-    Clocks: the mover's own time goes in the w/b slot of its seat's parity (seat 0 =
-    wtime); the other slot holds the next seat's clock (the opponent in a two-seat game),
-    or the mover's own when that seat has no clock. A mover without a clock gets no
-    clock fields.
-    """
+    """The `go` limits for the engine in `seat`: its own clock, and the next seat's (the
+    opponent in a two-seat game, or its own when that seat has no clock); see
+    `tei.seat.seat_limits`. A mover without a clock gets no clock fields."""
     own = clocks[seat]
     control = own.control
-    times: dict[str, int | None] = {}
+    mine = theirs = None
     if control.base_ms is not None:
         other = clocks[(seat + 1) % len(clocks)]
         if other.control.base_ms is None:
             other = own
-        mine, theirs = (own, other)
-        slot_own, slot_other = ("w", "b") if seat % 2 == 0 else ("b", "w")
-        times[f"{slot_own}time"] = mine.sent_ms()
-        times[f"{slot_own}inc"] = mine.control.inc_ms
-        times[f"{slot_other}time"] = theirs.sent_ms()
-        times[f"{slot_other}inc"] = theirs.control.inc_ms
-    return Limits(
-        wtime=times.get("wtime"),
-        btime=times.get("btime"),
-        winc=times.get("winc"),
-        binc=times.get("binc"),
+        mine = (own.sent_ms(), control.inc_ms)
+        theirs = (other.sent_ms(), other.control.inc_ms)
+    return seat_limits(
+        seat,
+        mine,
+        theirs,
         movetime=control.movetime_ms,
         nodes=control.nodes,
         depth=control.depth,

@@ -1,5 +1,5 @@
-"""Engines of a match: what to start (`EngineSpec`), one running process per engine and
-worker (`EngineSlot`, restarted after a crash), and the up-front check of every engine."""
+"""Engines of a match: what to start (`EngineSpec`) and the up-front check of every
+engine. Each worker runs them in `tei.seat.EngineSeat`s (restarted after a fault)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import trio
 from adapters.referee.clock import TimeControl
 from tei.driver import Engine, EngineError, Transcript, open_engine
 from tei.driver_options import OptionRefused, find_option, normalize_value, plan_new_game
+from tei.seat import Launch
 
 
 class MatchError(ValueError):
@@ -32,6 +33,11 @@ class EngineSpec:
     bot: str | None = None
     #: start a fresh process for every game (restart=on); else only after a fault
     restart: bool = False
+
+    @property
+    def launch(self) -> Launch:
+        """How the engine seat starts it."""
+        return Launch(self.argv, self.name, self.cwd, self.options)
 
     @classmethod
     def builtin(cls, game: str, bot: str, **kwargs: Any) -> EngineSpec:
@@ -55,78 +61,6 @@ def check_engine(engine: Engine, spec: EngineSpec, game: str, rules: Mapping[str
             normalize_value(decl, value)
         except OptionRefused as exc:
             raise MatchError(f"engine {spec.name!r}: {exc}") from None
-
-
-class EngineSlot:
-    """One engine process owned by one worker; opened on demand, reopened after a failure.
-
-    Each process lives in its own task of the worker's `nursery` (so that processes can
-    be closed and restarted in any order); the worker talks to it through `engine`.
-    """
-
-    def __init__(
-        self,
-        spec: EngineSpec,
-        *,
-        label: str,
-        transcript: Transcript | None,
-        timeout: float,
-        nursery: trio.Nursery,
-    ) -> None:
-        self.spec = spec
-        self.label = label
-        self.transcript = transcript
-        self.timeout = timeout
-        self.engine: Engine | None = None
-        self._nursery = nursery
-        self._close: trio.Event | None = None
-        self._closed: trio.Event | None = None
-        self.starts = 0
-
-    async def _host(self, close: trio.Event, closed: trio.Event, task_status: Any) -> None:
-        started = False
-        try:
-            async with open_engine(
-                self.spec.argv,
-                name=self.label,
-                cwd=self.spec.cwd,
-                transcript=self.transcript,
-                handshake_timeout=self.timeout,
-            ) as engine:
-                task_status.started(engine)
-                started = True
-                await close.wait()
-        except Exception:
-            if not started:
-                raise  # nursery.start re-raises it in open()
-            # a failure while shutting down a started engine changes nothing for the match
-        finally:
-            closed.set()
-
-    async def open(self) -> Engine:
-        """The running engine, started (and configured) if needed."""
-        if self.engine is not None:
-            return self.engine
-        close, closed = trio.Event(), trio.Event()
-        engine: Engine = await self._nursery.start(self._host, close, closed)
-        self.engine, self._close, self._closed = engine, close, closed
-        self.starts += 1
-        if self.spec.options:
-            try:
-                await engine.configure(dict(self.spec.options), timeout=self.timeout)
-            except BaseException:
-                await self.close()
-                raise
-        return engine
-
-    async def close(self) -> None:
-        """Shut the process down (quit, terminate, kill) and wait for it; safe to repeat."""
-        close, closed = self._close, self._closed
-        self.engine, self._close, self._closed = None, None, None
-        if close is not None and closed is not None:
-            close.set()
-            with trio.CancelScope(shield=True):
-                await closed.wait()
 
 
 async def probe_engines(

@@ -25,29 +25,21 @@ import attrs
 import trio
 
 from adapters.referee.clock import Clock, go_limits
-from adapters.referee.engines import EngineSlot
+from adapters.referee.engines import EngineSpec
 from adapters.referee.openings import Opening
 from adapters.referee.records import GameRecord, MoveNote, score_comment, traxit_notes
 from adapters.referee.schedule import Pairing
-from rules.game import Game, IllegalAction, NotationError, Outcome
-from tei.driver import (
-    EngineError,
-    EngineProtocolError,
-    EngineStalled,
-    EngineTerminated,
-    EngineTimeout,
-    IllegalMove,
-    MalformedMove,
-    PlayResult,
-)
+from rules.game import Game, Outcome
+from tei.driver import PlayResult
 from tei.driver_options import DEFAULT_SIZES
+from tei.seat import EngineSeat, FaultKind, NewGame, SeatFault
 
 NORMAL = "normal"
-TIME_FORFEIT = "time forfeit"
-STALLED = "stalled"
-CRASHED = "crashed"
-ILLEGAL = "illegal move"
-MALFORMED = "malformed output"
+TIME_FORFEIT = FaultKind.TIME_FORFEIT.value
+STALLED = FaultKind.STALLED.value
+CRASHED = FaultKind.CRASHED.value
+ILLEGAL = FaultKind.ILLEGAL.value
+MALFORMED = FaultKind.MALFORMED.value
 ADJUDICATED = "adjudicated"
 TERMINATIONS = (NORMAL, TIME_FORFEIT, STALLED, CRASHED, ILLEGAL, MALFORMED, ADJUDICATED)
 
@@ -136,115 +128,138 @@ def _comment(result: PlayResult) -> str:
     )
 
 
+@attrs.frozen
+class Player:
+    """An engine of the match in one seat of a game: what it is and the seat that runs it."""
+
+    spec: EngineSpec
+    seat: EngineSeat
+    #: the engine's index in the match
+    engine: int
+
+
+@attrs.define
+class _Judgement:
+    """How a game ended, as it is found out."""
+
+    outcome: Outcome | None = None
+    termination: str = NORMAL
+    detail: str = ""
+    culprit: int | None = None
+    restart: set[int] = attrs.field(factory=set)
+    #: a team game: a fault loses for the whole team
+    teams: bool = False
+
+    def fault(self, game: Game[Any], seat: int, player: Player, fault: SeatFault) -> None:
+        self.forfeit(game, seat, player, fault.kind.value, str(fault.cause), fault.restart)
+
+    def forfeit(
+        self, game: Game[Any], seat: int, player: Player, why: str, detail: str, restart: bool
+    ) -> None:
+        self.termination, self.detail, self.culprit = why, detail, player.engine
+        if restart:
+            self.restart.add(player.engine)
+        self.outcome = forfeit_outcome(game, seat, why, self.teams)
+
+
 async def play_game(
     pairing: Pairing,
-    slots: Sequence[EngineSlot],
+    players: Sequence[Player],
     settings: GameSettings,
     opening: Opening | None,
     start: Game[Any],
 ) -> GameResult:
-    """Play one game; `slots[i]` is the engine in seat i, `start` the opening's position."""
+    """Play one game; `players[i]` is the engine in seat i, `start` the opening's position.
+
+    The referee's `game` is the one true position: each answer comes checked from the
+    seat (`answer.action` is legal) and is played as it is.
+    """
     game = start.copy()
     first_ply = game.ply
-    teams = str(settings.rules.get("teams", "")).lower() in ("true", "1", "yes", "on")
-    clocks = [Clock(slot.spec.control) for slot in slots]
+    clocks = [Clock(player.spec.control) for player in players]
     moves: list[MoveNote] = [
         MoveNote(text, None, seat)
         for text, seat in zip(game.history_text(), _seats_of_history(start), strict=False)
     ]
     date = datetime.datetime.now(datetime.UTC)
-    outcome: Outcome | None = None
-    termination = NORMAL
-    restart: set[int] = set()
-    detail = ""
-    culprit: int | None = None
+    judged = _Judgement(
+        teams=str(settings.rules.get("teams", "")).lower() in ("true", "1", "yes", "on")
+    )
     timing: dict[int, list[float]] = {}
+    new = NewGame(settings.game, engine_rules(settings.rules), key=(pairing.index, date))
 
-    def fault(seat: int, why: str, exc: BaseException, restart_it: bool) -> Outcome:
-        nonlocal termination, detail, culprit
-        termination, detail, culprit = why, str(exc), pairing.seats[seat]
-        if restart_it:
-            restart.add(pairing.seats[seat])
-        return forfeit_outcome(game, seat, why, teams)
-
-    for seat, slot in enumerate(slots):
+    for seat, player in enumerate(players):
         try:
-            engine = await slot.open()
-            await engine.new_game(
-                settings.game, engine_rules(settings.rules), timeout=settings.timeout
-            )
-        except EngineStalled as exc:
-            outcome = fault(seat, STALLED, exc, True)
-        except (EngineTerminated, OSError) as exc:
-            outcome = fault(seat, CRASHED, exc, True)
-        except EngineError as exc:
-            outcome = fault(seat, MALFORMED, exc, True)
-        if outcome is not None:
+            await player.seat.prepare(new)
+        except SeatFault as fault:
+            judged.fault(game, seat, player, fault)
             break
 
-    while outcome is None:
-        outcome = game.result
-        if outcome is not None:
-            if outcome.reason in REFEREE_RULES:
-                termination = ADJUDICATED
+    while judged.outcome is None:
+        judged.outcome = game.result
+        if judged.outcome is not None:
+            if judged.outcome.reason in REFEREE_RULES:
+                judged.termination = ADJUDICATED
             break
         if settings.max_plies is not None and game.ply - first_ply >= settings.max_plies:
-            outcome, termination = draw_outcome(game, "max plies"), ADJUDICATED
+            judged.outcome, judged.termination = draw_outcome(game, "max plies"), ADJUDICATED
             break
         seat = game.turn
-        slot, clock = slots[seat], clocks[seat]
+        player, clock = players[seat], clocks[seat]
         allowed_ms = clock.allowed_ms()
-        timed = allowed_ms is not None
         window = allowed_ms / 1000 if allowed_ms is not None else settings.timeout
         try:
-            engine = await slot.open()
-            answer = await engine.play(
+            answer = await player.seat.move(
                 game,
                 go_limits(clocks, seat),
+                new,
                 deadline=trio.current_time() + window,
                 grace=settings.grace,
+                timed=allowed_ms is not None,
             )
-        except EngineTimeout as exc:
-            outcome = fault(seat, TIME_FORFEIT if timed else STALLED, exc, True)
-            break
-        except EngineStalled as exc:
-            outcome = fault(seat, STALLED, exc, True)
-            break
-        except (EngineTerminated, OSError) as exc:
-            outcome = fault(seat, CRASHED, exc, True)
-            break
-        except IllegalMove as exc:
-            outcome = fault(seat, ILLEGAL, exc, False)
-            break
-        except (MalformedMove, EngineProtocolError) as exc:
-            outcome = fault(seat, MALFORMED, exc, False)
-            break
-        except EngineError as exc:
-            outcome = fault(seat, CRASHED, exc, True)
+        except SeatFault as fault:
+            judged.fault(game, seat, player, fault)
             break
         if not clock.punch(answer.elapsed * 1000):
-            outcome = fault(
-                seat,
-                TIME_FORFEIT,
-                RuntimeError(
-                    f"engine {slot.label!r} took {answer.elapsed:.3f} s, allowed {window:.3f} s"
-                ),
-                False,
+            took = (
+                f"engine {player.seat.label!r} took {answer.elapsed:.3f} s, allowed {window:.3f} s"
             )
+            judged.forfeit(game, seat, player, TIME_FORFEIT, took, False)
             break
-        try:
-            action = game.parse_action(answer.text)
-            game.play(action)
-        except IllegalAction as exc:
-            outcome = fault(seat, ILLEGAL, exc, False)
-            break
-        except NotationError as exc:
-            outcome = fault(seat, MALFORMED, exc, False)
-            break
-        moves.append(MoveNote(game.format_action(action), _comment(answer), seat))
-        _clock_in(timing, pairing.seats[seat], answer)
+        game.play(answer.action)
+        moves.append(MoveNote(game.format_action(answer.action), _comment(answer), seat))
+        _clock_in(timing, player.engine, answer)
 
-    names = [slot.spec.name for slot in slots]
+    assert judged.outcome is not None
+    record = _record(pairing, players, settings, opening, start, game, moves, date, judged)
+    return GameResult(
+        pairing=pairing,
+        outcome=judged.outcome,
+        termination=judged.termination,
+        restart=tuple(sorted(judged.restart)),
+        culprit=judged.culprit,
+        timing=tuple(
+            (e, int(t[0]), t[1], t[2], int(t[3]), t[4]) for e, t in sorted(timing.items())
+        ),
+        record=record,
+        plies=game.ply,
+        detail=judged.detail,
+    )
+
+
+def _record(
+    pairing: Pairing,
+    players: Sequence[Player],
+    settings: GameSettings,
+    opening: Opening | None,
+    start: Game[Any],
+    game: Game[Any],
+    moves: list[MoveNote],
+    date: datetime.datetime,
+    judged: _Judgement,
+) -> GameRecord:
+    """The record of a finished game: tags, the moves with their comments, the result."""
+    assert judged.outcome is not None
     tags: list[tuple[str, str]] = [
         ("Site", settings.site),
         ("Event", settings.event),
@@ -252,13 +267,13 @@ async def play_game(
         ("Time", date.strftime("%H:%M:%S")),
         ("Round", pairing.label),
     ]
-    tags += [(f"Player{i + 1}", name) for i, name in enumerate(names)]
+    tags += [(f"Player{i + 1}", player.spec.name) for i, player in enumerate(players)]
     size = _tag_size(settings.game, settings.rules)
     if size is not None:
         tags.append(("Size", size))
     if settings.game == "tak":
         tags.append(("Komi", _komi(settings.rules)))
-    clocks_text = [slot.spec.control.describe() for slot in slots]
+    clocks_text = [player.spec.control.describe() for player in players]
     tags.append(
         ("Clock", clocks_text[0] if len(set(clocks_text)) == 1 else " / ".join(clocks_text))
     )
@@ -266,28 +281,15 @@ async def play_game(
         tags.append(("TPS" if settings.game == "tak" else "Position", start.start_position))
     if opening is not None and opening.source:
         tags.append(("Book", opening.source))
-    tags += [("Result", outcome.code), ("Termination", termination)]
-    record = GameRecord(
+    tags += [("Result", judged.outcome.code), ("Termination", judged.termination)]
+    return GameRecord(
         game=settings.game,
         tags=tuple(tags),
         moves=tuple(traxit_notes(game, moves)),
-        result=outcome.code,
+        result=judged.outcome.code,
         start_position=start.start_position,
         seat_names=tuple(game.seat_name(s) for s in range(game.players)),
-        note=f"{termination}: {detail}" if detail else None,
-    )
-    return GameResult(
-        pairing=pairing,
-        outcome=outcome,
-        termination=termination,
-        restart=tuple(sorted(restart)),
-        culprit=culprit,
-        timing=tuple(
-            (e, int(t[0]), t[1], t[2], int(t[3]), t[4]) for e, t in sorted(timing.items())
-        ),
-        record=record,
-        plies=game.ply,
-        detail=detail,
+        note=f"{judged.termination}: {judged.detail}" if judged.detail else None,
     )
 
 

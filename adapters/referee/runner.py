@@ -19,8 +19,8 @@ import attrs
 import trio
 
 from adapters.referee.config import MatchConfig
-from adapters.referee.engines import EngineSlot, MatchError, probe_engines
-from adapters.referee.game_loop import GameResult, GameSettings, engine_rules, play_game
+from adapters.referee.engines import MatchError, probe_engines
+from adapters.referee.game_loop import GameResult, GameSettings, Player, engine_rules, play_game
 from adapters.referee.openings import Opening, OpeningError, load_book
 from adapters.referee.records import OrderedWriter
 from adapters.referee.schedule import (
@@ -34,6 +34,7 @@ from adapters.referee.stats import GameScore, pair_stats
 from rules.game import Game, GameError
 from rules.registry import game_class
 from tei.driver import Transcript
+from tei.seat import EngineSeat
 
 
 @attrs.define
@@ -242,31 +243,31 @@ class Match:
         self._stopping = True
 
     async def _worker(self, number: int, transcript: Transcript | None) -> None:
-        slots: dict[int, EngineSlot] = {}
+        seats: dict[int, EngineSeat] = {}
         async with trio.open_nursery() as processes:
             try:
                 while self._queue and not self._stopping:
                     pairing = self._queue.popleft()
-                    seat_slots = []
+                    players = []
                     for engine in pairing.seats:
-                        if engine not in slots:
-                            spec = self.config.engines[engine]
+                        spec = self.config.engines[engine]
+                        if engine not in seats:
                             label = spec.name
                             if self.config.concurrency > 1:
                                 label = f"{spec.name}@{number + 1}"
-                            slots[engine] = EngineSlot(
-                                spec,
+                            seats[engine] = EngineSeat(
+                                spec.launch,
                                 label=label,
                                 transcript=transcript,
                                 timeout=self.config.timeout,
                                 nursery=processes,
                             )
-                        seat_slots.append(slots[engine])
+                        players.append(Player(spec, seats[engine], engine))
                     self.progress.running += 1
                     try:
                         result = await play_game(
                             pairing,
-                            seat_slots,
+                            players,
                             self.settings,
                             self.book[pairing.opening] if pairing.opening is not None else None,
                             self.starts[pairing.opening],
@@ -275,15 +276,15 @@ class Match:
                         self.progress.running -= 1
                     for engine in result.restart:
                         self.progress.restarts[engine] += 1
-                        await slots[engine].close()
+                        await seats[engine].close()
                     for engine in pairing.seats:
                         if self.config.engines[engine].restart:
-                            await slots[engine].close()
+                            await seats[engine].close()
                     self._game_done(result)
             finally:
                 with trio.CancelScope(shield=True):
-                    for slot in slots.values():
-                        await slot.close()
+                    for seat in seats.values():
+                        await seat.close()
 
     def _game_done(self, result: GameResult) -> None:
         pairing = result.pairing
