@@ -66,6 +66,10 @@ class Fault:
     restart: bool
 
 
+class SeatUnavailable(SeatFault):
+    """The engine could not be started (`start_attempts` times in a row)."""
+
+
 def classify(exc: BaseException, *, timed: bool = True, starting: bool = False) -> Fault:
     """The fault of a driver error (or OSError): its kind and whether to restart.
 
@@ -207,7 +211,7 @@ class EngineSeat:
 
     async def open(self) -> Engine:
         """The running engine, started (and configured) if needed; after
-        `start_attempts` failed starts in a row, SeatFault (crashed or stalled)."""
+        `start_attempts` failed starts in a row, SeatUnavailable (crashed or stalled)."""
         if self.engine is not None:
             return self.engine
         for attempt in range(1, self.start_attempts + 1):
@@ -216,7 +220,7 @@ class EngineSeat:
             except (EngineError, OSError) as exc:
                 if attempt == self.start_attempts:
                     fault = classify(exc, starting=True)
-                    raise SeatFault(self.label, fault.kind, True, exc) from exc
+                    raise SeatUnavailable(self.label, fault.kind, True, exc) from exc
                 await trio.sleep(0.5 * attempt)
         raise AssertionError("unreachable")
 

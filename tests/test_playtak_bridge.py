@@ -179,7 +179,7 @@ async def test_engine_that_fails_mid_game_is_restarted(
     acceptor = make_bridge(url(server, "tcp"), accept_from="Guest1")
     await play_both(seeker, acceptor)
     assert marker.read_text() == mode
-    assert seeker.keeper.generation >= 2
+    assert seeker.seat.generation >= 2
     _, result, path = seeker.finished[0]
     assert result in RESULTS
     assert path is not None
@@ -497,7 +497,7 @@ async def test_an_engine_that_keeps_crashing_makes_the_bot_resign(
     assert reason in caplog.text
     assert bridge.finished[0][:2] == (4, "0-1")
     # three failures, each followed by a fresh process; or no restart at all
-    assert bridge.keeper.generation == (4 if seconds == 60 else 1)
+    assert bridge.seat.generation == (4 if seconds == 60 else 1)
 
 
 @pytest.mark.parametrize("protocol", [2, 1, 0])

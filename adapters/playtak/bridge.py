@@ -22,20 +22,20 @@ import attrs
 import trio
 
 from adapters.playtak import protocol as p
-from adapters.playtak.engine_keeper import EngineKeeper, EngineUnavailable
 from adapters.playtak.live_game import (
     LiveGame,
     describe_info,
     play_server_move,
     rules_game,
+    server_clock_ms,
     write_record,
 )
 from adapters.playtak.notation import ServerMove
 from adapters.playtak.session import NotConnected, Session, first_leaf
-from bots.base import Limits
 from rules.game import GameError
-from tei.driver import Engine, EngineError, EngineOptionError
+from tei.driver import Engine
 from tei.driver_options import OptionRefused, plan_new_game
+from tei.seat import EngineSeat, Launch, NewGame, SeatFault, SeatUnavailable, seat_limits
 
 log = logging.getLogger("playtak.bridge")
 
@@ -73,10 +73,15 @@ def engine_refusal(engine: Engine, size: int, komi: int) -> str | None:
 class Bridge:
     """Plays games on a server through a session with the engine of a keeper."""
 
-    def __init__(self, settings: BridgeSettings, session: Session, keeper: EngineKeeper) -> None:
+    def __init__(
+        self, settings: BridgeSettings, session: Session, launch: Launch, timeout: float = 10.0
+    ) -> None:
         self.settings = settings
         self.session = session
-        self.keeper = keeper
+        self.launch = launch
+        self.timeout = timeout
+        #: the engine's seat (made when `run` starts)
+        self.seat: EngineSeat | None = None
         self.live: LiveGame | None = None
         self.name = ""
         self.finished: list[tuple[int, str, Path | None]] = []
@@ -86,7 +91,6 @@ class Bridge:
         self._accept_pending: p.SeekInfo | None = None
         self._accepted: p.SeekInfo | None = None
         self._nursery: trio.Nursery | None = None
-        self._engine_lock = trio.Lock()
         self._fatal: BridgeError | None = None
 
     @property
@@ -98,8 +102,15 @@ class Bridge:
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
-                await nursery.start(self.keeper.run)
-                engine = await self.keeper.get()
+                self.seat = EngineSeat(
+                    self.launch, nursery=nursery, timeout=self.timeout, start_attempts=3
+                )
+                try:
+                    engine = await self.seat.open()
+                except SeatUnavailable as exc:
+                    raise BridgeError(
+                        f"cannot start {list(self.launch.argv)}: {exc.cause}"
+                    ) from None
                 seek = self.settings.seek
                 why = engine_refusal(engine, seek.size, seek.komi) if seek else None
                 if seek and why:
@@ -152,7 +163,7 @@ class Bridge:
             case p.GameMove() if live and event.game_id == live.start.game_id:
                 await self._game_move(live, event.move)
             case p.GameTime() if live and event.game_id == live.start.game_id:
-                live.clocks = [event.white_ms, event.black_ms]
+                live.clocks = [server_clock_ms(event.white_ms), server_clock_ms(event.black_ms)]
                 live.clock_at = trio.current_time()
                 live.move_in_flight = None
             case p.GameOver() if live and event.game_id == live.start.game_id:
@@ -197,7 +208,7 @@ class Bridge:
                     for_us = seek.opponent.lower() in ("", self.name.lower())
                     if seek.name.lower() != wanted or not for_us:
                         continue
-                    engine = self.keeper.engine
+                    engine = self.seat.engine if self.seat is not None else None
                     why = engine and engine_refusal(engine, seek.size, seek.komi)
                     if why:
                         log.info("not accepting seek %d: %s", seek.no, why)
@@ -226,7 +237,7 @@ class Bridge:
         if inc is None:  # protocol 0: the increment comes from the seek
             source = self.settings.seek if self._accepted is None else self._accepted
             inc = source.inc if source is not None else 0
-        clock = (event.time or 0) * 1000
+        clock = server_clock_ms((event.time or 0) * 1000)
         self.live = live = LiveGame(
             event,
             inc * 1000,
@@ -357,21 +368,19 @@ class Bridge:
     async def _think_and_move(self, live: LiveGame) -> None:
         game_id = live.start.game_id
         overhead = self.settings.move_overhead_ms
+        assert self.seat is not None
         while True:
             if live.failures >= self.settings.max_engine_failures:
                 log.error("game %d: too many engine failures, resigning", game_id)
                 await self._resign(live)
                 return
-            ours, theirs = self._our_clock_ms(live)
             try:
-                engine = await self.keeper.get()
-                await self._prepare_engine(engine, live)
+                new = self._new_game(await self.seat.open(), live)
+                await self.seat.prepare(new)
                 ours, theirs = self._our_clock_ms(live)
                 budget_ms = ours - max(2 * overhead, ours // 10)
-                shown = [max(1, ours - overhead), max(1, theirs)]
-                if live.seat == 1:
-                    shown.reverse()
-                limits = Limits(wtime=shown[0], btime=shown[1], winc=live.inc_ms, binc=live.inc_ms)
+                own = (max(1, ours - overhead), live.inc_ms)
+                limits = seat_limits(live.seat, own, (max(1, theirs), live.inc_ms))
                 budget = max(0.05, budget_ms / 1000)
                 stall = self.settings.max_move_seconds
                 if stall is None:  # a search longer than this is no search but a hang
@@ -379,22 +388,24 @@ class Bridge:
                 budget = min(budget, stall)
                 deadline = trio.current_time() + budget
                 grace = 1.0 if budget_ms > 5000 else 0.3
-                answer = await engine.play(live.game, limits, deadline=deadline, grace=grace)
+                answer = await self.seat.move(
+                    live.game, limits, new, deadline=deadline, grace=grace
+                )
                 action = answer.action
-            except (EngineError, EngineUnavailable, trio.TooSlowError) as exc:
+            except SeatFault as fault:
                 live.failures += 1
-                log.error("game %d: engine failure: %s", game_id, exc)
+                log.error("game %d: engine failure: %s", game_id, fault)
                 ours, _ = self._our_clock_ms(live)
-                if isinstance(exc, EngineUnavailable):
-                    await self._give_up(live, exc)
+                if isinstance(fault, SeatUnavailable):
+                    await self._give_up(live, fault)
                     return
                 if ours < self.settings.min_restart_ms:
                     log.error("game %d: no time to restart the engine, resigning", game_id)
                     await self._resign(live)
                     return
                 try:
-                    await self.keeper.restart()
-                except (EngineUnavailable, trio.TooSlowError) as again:
+                    await self.seat.restart()
+                except SeatUnavailable as again:
                     await self._give_up(live, again)
                     return
                 continue
@@ -433,27 +444,23 @@ class Bridge:
         log.warning("game %d: playing a random move instead of a refused one", live.start.game_id)
         return random.choice(options)
 
-    async def _prepare_engine(self, engine: Engine, live: LiveGame) -> None:
-        """`teinewgame` once per game and engine process (one caller at a time)."""
-        async with self._engine_lock:
-            if live.engine_generation != self.keeper.generation:
-                await self._new_game(engine, live)
-                live.engine_generation = self.keeper.generation
-
     async def _warm_up(self, live: LiveGame) -> None:
         """Start the engine's new game while the opponent thinks (errors wait for the
         move: the thinking task retries and restarts the engine)."""
-        with contextlib.suppress(EngineError, EngineUnavailable, trio.TooSlowError):
-            await self._prepare_engine(await self.keeper.get(), live)
+        assert self.seat is not None
+        with contextlib.suppress(SeatFault):
+            await self.seat.prepare(self._new_game(await self.seat.open(), live))
 
-    async def _new_game(self, engine: Any, live: LiveGame) -> None:
+    @staticmethod
+    def _new_game(engine: Engine, live: LiveGame) -> NewGame:
+        """The engine's new game for a server game (without komi when it has none)."""
         start = live.start
-        options = {"size": str(start.size), "halfkomi": str(start.komi)}
-        try:
-            await engine.new_game("tak", options)
-        except EngineOptionError as exc:
-            log.warning("engine refused the game options (%s); trying without komi", exc)
-            await engine.new_game("tak", {"size": str(start.size)})
+        rules = {"size": str(start.size), "halfkomi": str(start.komi)}
+        why = engine_refusal(engine, start.size, start.komi)
+        if why is not None and start.komi:
+            log.warning("the engine cannot play komi %d (%s): playing without", start.komi, why)
+            del rules["halfkomi"]
+        return NewGame("tak", rules, key=start.game_id)
 
     async def _send(self, command: p.ClientCommand) -> None:
         try:

@@ -17,7 +17,6 @@ import trio
 from adapters.playtak import protocol as p
 from adapters.playtak.bridge import Bridge, BridgeError, BridgeSettings
 from adapters.playtak.commands import GUEST_TOKEN_RE
-from adapters.playtak.engine_keeper import EngineKeeper, EngineUnavailable
 from adapters.playtak.session import (
     Credentials,
     Session,
@@ -27,6 +26,7 @@ from adapters.playtak.session import (
 )
 from adapters.playtak.transport import DEFAULT_SERVER, BadServerURL, ServerAddress
 from bots.registry import bot_names, default_bot
+from tei.seat import Launch
 
 EPILOG = """\
 examples:
@@ -271,7 +271,7 @@ def _play(
         ),
         credentials,
     )
-    keeper = EngineKeeper(_engine_argv(args), name=args.engine_name, options=options)
+    launch = Launch(tuple(_engine_argv(args)), args.engine_name, None, tuple(options.items()))
     settings = BridgeSettings(
         seek=seek,
         accept_from=args.accept_from,
@@ -282,16 +282,16 @@ def _play(
         max_move_seconds=args.max_move_time,
         site=site_name(args.server),
     )
-    bridge = Bridge(settings, session, keeper)
+    bridge = Bridge(settings, session, launch)
     try:
         finished = trio.run(_run_until_signal, bridge)
     except BaseExceptionGroup as group:
         error = first_leaf(group)
-        if not isinstance(error, SessionEnded | EngineUnavailable | BridgeError):
+        if not isinstance(error, SessionEnded | BridgeError):
             raise
         logging.getLogger("playtak").error("%s", error)
         return 1
-    except (SessionEnded, EngineUnavailable, BridgeError) as exc:
+    except (SessionEnded, BridgeError) as exc:
         logging.getLogger("playtak").error("%s", exc)
         return 1
     for game_id, result, path in finished:

@@ -37,7 +37,6 @@ class LiveGame:
     began: datetime
     moves: list[str] = attrs.field(factory=list)
     awaiting_replay: bool = False
-    engine_generation: int = -1
     move_in_flight: str | None = None
     rejected: set[str] = attrs.field(factory=set)
     failures: int = 0
@@ -51,6 +50,18 @@ class LiveGame:
     @property
     def our_turn(self) -> bool:
         return self.game.result is None and self.game.turn == self.seat
+
+
+#: the largest clock taken from a server, in ms (about 24.8 days: a signed 32-bit int)
+MAX_CLOCK_MS = 2**31 - 1
+
+
+def server_clock_ms(value: int) -> int:
+    """A clock from the server in ms, clamped to 0..MAX_CLOCK_MS (logged when clamped)."""
+    clamped = min(max(0, value), MAX_CLOCK_MS)
+    if clamped != value:
+        log.warning("clock %d ms from the server clamped to %d ms", value, clamped)
+    return clamped
 
 
 def rules_game(start: p.GameStart) -> Game[Any]:

@@ -12,8 +12,8 @@ import trio
 
 from adapters.playtak import protocol as p
 from adapters.playtak.bridge import Bridge, BridgeSettings
-from adapters.playtak.engine_keeper import EngineKeeper
 from adapters.playtak.session import Credentials, Session, SessionSettings
+from tei.seat import Launch
 from tests.playtak_support.lines import LineClient
 
 RANDOM_BOT = [sys.executable, "-m", "tei", "engine", "--game", "tak", "--bot", "random"]
@@ -49,7 +49,7 @@ def make_bridge(
         ),
         Credentials(user, "secret1" if user else None),
     )
-    keeper = EngineKeeper(list(engine), options=engine_options)
+    launch = Launch(tuple(engine), options=tuple((engine_options or {}).items()))
     bridge_settings = BridgeSettings(
         seek=p.Seek.parse_spec(seek) if seek else None,
         accept_from=accept_from,
@@ -57,7 +57,7 @@ def make_bridge(
         move_overhead_ms=100,
         **settings,
     )
-    return Bridge(bridge_settings, session, keeper)
+    return Bridge(bridge_settings, session, launch)
 
 
 Script = Callable[[LineClient], Awaitable[None]]
