@@ -540,6 +540,42 @@ async def test_the_engine_gets_the_server_clocks_in_ms_and_the_increment(
     assert 50_000 < fields["btime"] <= 60_000 - 100  # our clock minus the move overhead
 
 
+@pytest.mark.parametrize(
+    ("white", "black"),
+    [(200_000_000_000_000, 60_000), (-5_000, 60_000), (60_000, 99_999_999_999_999_999_999)],
+)
+async def test_absurd_server_clocks_are_clamped_before_the_engine_sees_them(
+    nursery: trio.Nursery,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    white: int,
+    black: int,
+) -> None:
+    """A server that sends a negative or huge `Timems` gets a move all the same: the
+    engine is sent clocks within 0..2^31-1 ms, and the clamping is logged."""
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn)
+        await conn.expect("Seek *")
+        await conn.send("Game Start 7 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
+        await conn.send(f"Game#7 Timems {white} {black}")
+        await conn.send("Game#7 P A1")
+        await conn.expect("Game#7 *")
+        await conn.send("Game#7 Over 1-0")
+        await trio.sleep(5)
+
+    log = tmp_path / "engine.log"
+    port = await serve_script(nursery, script)
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", [*FLAKY, "--log", str(log)], seek="5 60 0 B")
+    await play_both(bridge, limit=20)
+    assert bridge.finished[0][:2] == (7, "1-0")
+    go = next(line for line in log.read_text().splitlines() if line.startswith("go "))
+    words = go.split()
+    fields = {words[i]: int(words[i + 1]) for i in range(1, len(words) - 1, 2)}
+    assert all(0 <= fields[k] <= 2**31 - 1 for k in ("wtime", "btime"))
+    assert "clamped" in caplog.text
+
+
 async def test_a_refused_accept_waits_for_the_next_seek(
     nursery: trio.Nursery, caplog: pytest.LogCaptureFixture
 ) -> None:
