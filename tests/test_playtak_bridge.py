@@ -73,8 +73,13 @@ def check_records(server: LocalServer, bridge: Bridge) -> None:
 
 @pytest.mark.parametrize(("first", "second"), [("tcp", "tcp"), ("ws", "ws"), ("tcp", "ws")])
 async def test_two_bots_play_full_games(
-    nursery: trio.Nursery, tmp_path: Path, first: str, second: str
+    nursery: trio.Nursery,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    first: str,
+    second: str,
 ) -> None:
+    caplog.set_level(logging.INFO)
     server = await start_server(nursery)
     seeker = make_bridge(
         url(server, first), user="alice", seek="4 60 2 A", games=2, ptn_dir=tmp_path / "a"
@@ -91,6 +96,9 @@ async def test_two_bots_play_full_games(
     record = PtnGame.parse(seeker.finished[0][2].read_text())  # type: ignore[union-attr]
     assert record.tag("Clock") == "1:00 +2"
     assert {record.tag("Player1"), record.tag("Player2")} == {"alice", "bobby"}
+    # the close after `quit` at the end of --games is no lost connection
+    assert "connection lost" not in caplog.text
+    assert "reconnecting" not in caplog.text
 
 
 async def test_search_bot_against_random_bot(nursery: trio.Nursery, tmp_path: Path) -> None:
@@ -331,6 +339,68 @@ async def test_a_silent_server_is_taken_for_dead(nursery: trio.Nursery) -> None:
                 await trio.sleep(0.01)
             inner.cancel_scope.cancel()
     assert bridge.session.connections >= 2
+
+
+async def test_the_last_sent_list_of_a_warning_speaks_of_this_connection_only(
+    nursery: trio.Nursery, caplog: pytest.LogCaptureFixture
+) -> None:
+    connections = 0
+    warned = trio.Event()
+
+    async def script(conn: LineClient) -> None:
+        nonlocal connections
+        connections += 1
+        await login_burst(conn)
+        await conn.expect("Seek *")
+        if connections == 1:
+            return  # dropped: the bot reconnects
+        await conn.send("NOK")
+        await trio.sleep(0.5)
+        warned.set()
+        await trio.sleep(30)
+
+    port = await serve_script(nursery, script)
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A")
+    with trio.fail_after(20):
+        async with trio.open_nursery() as inner:
+            inner.start_soon(bridge.run)
+            await warned.wait()
+            inner.cancel_scope.cancel()
+    warning = next(r.getMessage() for r in caplog.records if "said NOK" in r.getMessage())
+    assert warning.count("Login Guest") == 1, warning
+    assert warning.count("Seek") == 1, warning
+
+
+async def test_a_record_that_cannot_be_written_is_kept_and_retried(
+    nursery: trio.Nursery, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The records folder turns into a file during game 1: the game still counts, the
+    bot seeks again, and the record is written after game 2 once the folder is back."""
+    folder = tmp_path / "ptn"
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn)
+        await conn.expect("Seek *")
+        folder.rmdir()
+        folder.write_text("not a folder")
+        await conn.send("Game Start 1 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
+        await conn.send("Game#1 Over 1-0")
+        await conn.expect("Seek *")  # not idle: a new seek after the lost write
+        folder.unlink()
+        folder.mkdir()
+        await conn.send("Game Start 2 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
+        await conn.send("Game#2 Over 0-1")
+        await trio.sleep(5)
+
+    folder.mkdir()
+    port = await serve_script(nursery, script)
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 B", games=2, ptn_dir=folder)
+    await play_both(bridge, limit=20)
+    assert [(g, r) for g, r, _ in bridge.finished] == [(1, "1-0"), (2, "0-1")]
+    assert all(path is not None and path.exists() for _, _, path in bridge.finished)
+    assert "cannot write the record of game 1" in caplog.text
+    records = sorted(p.name for p in folder.glob("*.ptn"))
+    assert [name.split("-")[1] for name in records] == ["1", "2"]
 
 
 async def test_pings_keep_an_idle_bot_connected(nursery: trio.Nursery) -> None:

@@ -77,6 +77,7 @@ def test_bad_arguments_exit_2_with_a_message(capsys: pytest.CaptureFixture[str])
         (["--seek", "5 180 10", "--max-backoff", "0"], "at least 1 second"),
         (["--seek", "5 180 10", "--move-overhead", "-5"], "cannot be negative"),
         (["--seek", "5 180 10", "--max-move-time", "0"], "--max-move-time must be"),
+        (["--seek", "5 180 10", "--ptn-dir", "/dev/null/games"], "cannot be written"),
     ]:
         assert main(["playtak", *args]) == 2, args
         assert message in capsys.readouterr().err, args

@@ -26,6 +26,7 @@ from adapters.playtak.live_game import (
     LiveGame,
     describe_info,
     play_server_move,
+    ptn_record,
     rules_game,
     server_clock_ms,
     write_record,
@@ -92,6 +93,8 @@ class Bridge:
         self._accepted: p.SeekInfo | None = None
         self._nursery: trio.Nursery | None = None
         self._fatal: BridgeError | None = None
+        #: finished games whose record could not be written yet
+        self._unwritten: list[tuple[LiveGame, str]] = []
 
     @property
     def in_game(self) -> bool:
@@ -119,10 +122,12 @@ class Bridge:
                 await self.done.wait()
                 with trio.move_on_after(2):
                     with contextlib.suppress(NotConnected):
-                        await self.session.send(p.Quit())
+                        await self.session.quit()
                 nursery.cancel_scope.cancel()
         except BaseExceptionGroup as group:
             raise first_leaf(group) from None
+        finally:
+            self._last_chance_for_records()
         if self._fatal is not None:
             raise self._fatal
         return self.finished
@@ -315,7 +320,8 @@ class Bridge:
         self.live = None
         path = None
         if self.settings.ptn_dir is not None:
-            path = write_record(live, result, self.settings.ptn_dir, self.settings.site)
+            self._unwritten.append((live, result))
+            path = self._write_records().get(live.start.game_id)
         self.finished.append((live.start.game_id, result, path))
         log.info(
             "game %d over: %s after %d plies (%d finished)",
@@ -328,6 +334,40 @@ class Bridge:
             self.done.set()
         elif self._settled:
             await self._look_for_game()
+
+    def _write_records(self) -> dict[int, Path]:
+        """Write the records still waiting (the one just finished, and any an earlier
+        failure kept in memory); the paths written, by game id. A failure is logged and
+        the record kept for the next try: it never stops the bot."""
+        assert self.settings.ptn_dir is not None
+        written: dict[int, Path] = {}
+        waiting, self._unwritten = self._unwritten, []
+        for live, result in waiting:
+            try:
+                written[live.start.game_id] = write_record(
+                    live, result, self.settings.ptn_dir, self.settings.site
+                )
+            except OSError as exc:
+                log.error(
+                    "cannot write the record of game %d (kept, retried after the next game): %s",
+                    live.start.game_id,
+                    exc,
+                )
+                self._unwritten.append((live, result))
+        for i, (game_id, result, path) in enumerate(self.finished):
+            if path is None and game_id in written:
+                self.finished[i] = (game_id, result, written[game_id])
+        return written
+
+    def _last_chance_for_records(self) -> None:
+        """On the way out: one more try at records that could not be written; what
+        still fails goes to the log as PTN text, so no finished game is lost."""
+        if not self._unwritten or self.settings.ptn_dir is None:
+            return
+        self._write_records()
+        for live, result in self._unwritten:
+            text = ptn_record(live, result, self.settings.site).text()
+            log.error("record of game %d, not written:\n%s", live.start.game_id, text)
 
     # ---- thinking ----------------------------------------------------------------------
     def _start_thinking(self, live: LiveGame) -> None:

@@ -9,6 +9,7 @@ import os
 import shlex
 import signal
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -220,6 +221,11 @@ def run(args: argparse.Namespace) -> int:
     if args.guest_token and not GUEST_TOKEN_RE.fullmatch(args.guest_token):
         print("tei playtak: --guest-token must be 20 lower-case letters", file=sys.stderr)
         return 2
+    if args.ptn_dir is not None:
+        why = unwritable_folder(args.ptn_dir)
+        if why:
+            print(f"tei playtak: --ptn-dir {why}", file=sys.stderr)
+            return 2
     options: dict[str, str] = {}
     for item in args.engine_option:
         name, sep, value = item.partition("=")
@@ -229,6 +235,17 @@ def run(args: argparse.Namespace) -> int:
         options[name.strip()] = value.strip()
     with _logging(args):
         return _play(args, seek, password, options)
+
+
+def unwritable_folder(path: Path) -> str | None:
+    """Why records cannot be written in the folder `path` (made if missing), or None."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        return f"{str(path)!r} cannot be written: {exc.strerror or exc}"
+    return None
 
 
 def site_name(url: str) -> str:

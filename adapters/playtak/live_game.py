@@ -96,6 +96,18 @@ def describe_info(info: Any) -> str:
 def write_record(live: LiveGame, result: str, directory: Path, site: str) -> Path:
     """Write a finished game as a PTN file with playtak's tags; its path."""
     start = live.start
+    record = ptn_record(live, result, site)
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = live.began.strftime("%Y%m%d-%H%M%S")
+    path = directory / f"playtak-{start.game_id}-{stamp}-{start.white}-vs-{start.black}.ptn"
+    path.write_text(record.text(), encoding="utf-8")
+    log.info("wrote %s", path)
+    return path
+
+
+def ptn_record(live: LiveGame, result: str, site: str) -> PtnGame:
+    """The PTN record of a finished game with playtak's tags."""
+    start = live.start
     minutes, seconds = divmod(start.time or 0, 60)
     tags = {
         "Site": site,
@@ -111,9 +123,4 @@ def write_record(live: LiveGame, result: str, directory: Path, site: str) -> Pat
     record = PtnGame.from_game(live.game, tags)  # type: ignore[arg-type]
     record.result = result
     record.set_tag("Result", result)
-    directory.mkdir(parents=True, exist_ok=True)
-    stamp = live.began.strftime("%Y%m%d-%H%M%S")
-    path = directory / f"playtak-{start.game_id}-{stamp}-{start.white}-vs-{start.black}.ptn"
-    path.write_text(record.text(), encoding="utf-8")
-    log.info("wrote %s", path)
-    return path
+    return record

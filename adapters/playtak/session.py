@@ -98,6 +98,7 @@ class Session:
         self._transport: Transport | None = None
         self._settle_pending = False
         self._early: list[p.ServerEvent] = []
+        self._quitting = False
 
     @property
     def connected(self) -> bool:
@@ -117,6 +118,11 @@ class Session:
         except TransportClosed as exc:
             raise NotConnected(str(exc)) from None
 
+    async def quit(self) -> None:
+        """Say `quit` and expect the server to close: that close is no lost connection."""
+        self._quitting = True
+        await self.send(p.Quit())
+
     def recent(self) -> str:
         """The last commands sent, for error reports."""
         return " | ".join(self.sent)
@@ -131,6 +137,7 @@ class Session:
                 try:
                     async with open_transport(self.settings.server) as transport:
                         self.connections += 1
+                        self.sent.clear()  # "last sent" speaks of this connection only
                         log.info("connected to %s", self.settings.server)
                         await self._login(transport)
                         logged_in = True
@@ -144,6 +151,10 @@ class Session:
                 except BaseExceptionGroup as group:
                     raise first_leaf(group) from None
             except TransportClosed as exc:
+                if self._quitting:
+                    log.info("the server closed the connection after quit")
+                    self._transport = None
+                    return
                 log.warning("connection lost: %s", exc)
             except trio.TooSlowError:
                 log.warning("the server did not complete the login in time")
