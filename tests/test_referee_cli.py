@@ -211,6 +211,7 @@ def test_bad_settings_are_reported_not_raised(
         (["--resume", str(tmp_path / "none.state")], "none.state"),
         (["--engine", "bot=random", "--engine", "bot=random", "--sprt", "elo0=5"], "elo1"),
         (["--ptnout", str(tmp_path / "no" / "such.ptn")], "such.ptn"),
+        (["--json", str(tmp_path / "no" / "such.json")], "such.json"),
     ]
     for args, word in cases:
         code = main(["match", *args])
@@ -299,3 +300,23 @@ async def test_trike_book_records_replay_to_their_result(tmp_path: Path) -> None
         game = cls.new({"size": record.tags["Size"]})
         game.play_all(list(record.moves))
         assert game.result is not None and game.result.code == record.tags["Result"]
+
+
+def test_resume_cuts_a_record_fragment_left_by_an_interrupted_write(tmp_path: Path) -> None:
+    """The referee died while writing the last record: the state file has the game but
+    not its `written` line, the records file ends in half a record. Resuming cuts the
+    fragment, then writes that record whole, once."""
+    out, state = tmp_path / "games.ptn", tmp_path / "games.ptn.state"
+    args = ["--size", "4", "--engine", "bot=random", "--engine", "bot=greedy", "--games", "4"]
+    assert main(["match", *args, "--ptnout", str(out), "--quiet"]) == 0
+    lines = state.read_text().splitlines()
+    last_written = max(
+        i for i, line in enumerate(lines) if json.loads(line).get("kind") == "written"
+    )
+    state.write_text("\n".join(lines[:last_written] + lines[last_written + 1 :]) + "\n")
+    text = out.read_text()
+    last = text.rindex('[Site "')
+    out.write_text(text[: last + 40])  # the last record cut in the middle of its tags
+    assert main(["match", "--resume", str(state), "--quiet"]) == 0
+    assert check_records(out, state) == [f"1.{i}" for i in range(1, 5)]
+    assert out.read_text() == text

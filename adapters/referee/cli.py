@@ -210,6 +210,16 @@ def anchored(settings: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def save_json(path: str, progress: MatchProgress) -> bool:
+    """Write the JSON summary; a failure is reported and never stops the match."""
+    try:
+        write_json(path, progress)
+    except OSError as exc:
+        print(f"tei match: cannot write the summary {path}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         if args.resume:
@@ -245,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
     def report(event: str, progress: MatchProgress) -> None:
         console(event, progress)
         if event == "game" and config.json:
-            write_json(config.json, progress)
+            save_json(config.json, progress)
 
     match.reporter = report
     code = 0
@@ -266,8 +276,8 @@ def run(args: argparse.Namespace) -> int:
     console.close()
     progress = match.progress
     print(final_report(progress))
-    if config.json:
-        write_json(config.json, progress)
+    if config.json and not save_json(config.json, progress):
+        code = 1
     if progress.status == "interrupted":
         code = 130
         if state_path:

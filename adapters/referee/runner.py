@@ -10,6 +10,7 @@ written before the runner returns, and the state file allows resuming.
 from __future__ import annotations
 
 import collections
+import logging
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +36,8 @@ from rules.game import Game, GameError
 from rules.registry import game_class
 from tei.driver import Transcript
 from tei.seat import EngineSeat
+
+log = logging.getLogger("referee")
 
 
 @attrs.define
@@ -140,11 +143,12 @@ class Match:
         written = set(self.resume.written) if self.resume is not None else set()
         found = self._records_already_in_file(written)
         written |= found
+        self._trim_records(written)
         self._writer = OrderedWriter(
             config.records, [p.index for p in self.schedule if p.index not in written]
         )
         try:
-            for path in (config.records, config.log):
+            for path in (config.records, config.log, config.json):
                 if path is not None:
                     with open(path, "a", encoding="utf-8"):
                         pass
@@ -213,6 +217,34 @@ class Match:
         except (OSError, UnicodeDecodeError):
             return set()
         return {g.index for g in unwritten if g.record in text}
+
+    def _trim_records(self, vouched: set[int]) -> None:
+        """Cut what follows the last record the state file vouches for (a record whose
+        write was interrupted), so the next record does not start after a fragment."""
+        path = self.config.records
+        if not vouched or path is None or not Path(path).exists():
+            return
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            return
+        end = 0
+        for index in vouched:
+            game = self.progress.finished.get(index)
+            if game is not None:
+                text = game.record.encode("utf-8")
+                at = data.rfind(text)
+                if at >= 0:
+                    end = max(end, at + len(text))
+        if end == 0 or not data[end:].strip():
+            return
+        log.warning(
+            "%s: %d bytes after the last complete record cut (an interrupted write)",
+            path,
+            len(data) - end,
+        )
+        with open(path, "r+b") as handle:
+            handle.truncate(end)
 
     def _finish(self) -> None:
         """Write every finished record that is still waiting; close the files."""
