@@ -4,6 +4,7 @@ against scripted servers that replay the protocol's quirks."""
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -268,6 +269,34 @@ async def test_resume_waits_for_the_resumed_message_before_moving(
     position.play_all(["a1", "e5"])
     legal = position.legal()
     assert play_server_move(position, ServerMove.parse(move.removeprefix("Game#5 "))) in legal
+
+
+async def test_a_game_joined_on_resume_is_dated_from_its_clocks(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """The bot (re)started while its game ran: the record's Date/Time is the game's
+    start as the clocks tell it (here 40 s used, 20 by each side), not the resume."""
+
+    async def script(conn: LineClient) -> None:
+        start = "Game Start 5 Guest1 vs bobby white 5 60 0 0 21 1 0 0 0 0 0"
+        await login_burst(
+            conn, extra=[start, "Game#5 P A1", "Game#5 P E5", "Game#5 Timems 40000 40000"]
+        )
+        await conn.send("Message Your game is resumed")
+        await conn.expect("Game#5 *")
+        await conn.send("Game#5 Over 0-1")
+        await trio.sleep(5)
+
+    port = await serve_script(nursery, script)
+    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A", ptn_dir=tmp_path)
+    await play_both(bridge, limit=20)
+    path = bridge.finished[0][2]
+    assert path is not None
+    record = PtnGame.parse(path.read_text())
+    stamp = f"{record.tag('Date')} {record.tag('Time')}"
+    began = datetime.strptime(stamp, "%Y.%m.%d %H:%M:%S").replace(tzinfo=UTC)
+    ago = (datetime.now(UTC) - began).total_seconds()
+    assert 39 <= ago <= 60, ago
 
 
 @pytest.mark.parametrize("accept", [False, True])

@@ -25,6 +25,7 @@ from adapters.playtak import protocol as p
 from adapters.playtak.live_game import (
     LiveGame,
     describe_info,
+    estimated_start,
     play_server_move,
     ptn_record,
     rules_game,
@@ -169,6 +170,10 @@ class Bridge:
                 await self._game_move(live, event.move)
             case p.GameTime() if live and event.game_id == live.start.game_id:
                 live.clocks = [server_clock_ms(event.white_ms), server_clock_ms(event.black_ms)]
+                if live.joined_late:
+                    white, black = live.clocks
+                    live.began = estimated_start(live, white, black, datetime.now(UTC))
+                    live.joined_late = False
                 live.clock_at = trio.current_time()
                 live.move_in_flight = None
             case p.GameOver() if live and event.game_id == live.start.game_id:
@@ -251,6 +256,7 @@ class Bridge:
             now,
             resuming=not self._settled,
             began=datetime.now(UTC),
+            joined_late=not self._settled,
         )
         log.info(
             "game %d: %s vs %s, %dx%d, %s+%s s, komi %d, we are %s",

@@ -8,7 +8,7 @@ description of the engine's last search info.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,9 @@ class LiveGame:
     clock_at: float
     resuming: bool
     began: datetime
+    #: joined while the game was already running (a resume): `began` is estimated from
+    #: the first clocks the server sends
+    joined_late: bool = False
     moves: list[str] = attrs.field(factory=list)
     awaiting_replay: bool = False
     move_in_flight: str | None = None
@@ -62,6 +65,14 @@ def server_clock_ms(value: int) -> int:
     if clamped != value:
         log.warning("clock %d ms from the server clamped to %d ms", value, clamped)
     return clamped
+
+
+def estimated_start(live: LiveGame, white_ms: int, black_ms: int, now: datetime) -> datetime:
+    """When a game joined late began: now, less the time both clocks have used (their
+    base and the increments of the moves played, less what they have left)."""
+    base_ms = (live.start.time or 0) * 1000
+    used_ms = 2 * base_ms + live.inc_ms * len(live.moves) - white_ms - black_ms
+    return now - timedelta(milliseconds=max(0, used_ms))
 
 
 def rules_game(start: p.GameStart) -> Game[Any]:
