@@ -22,6 +22,7 @@ import attrs
 import trio
 
 from adapters.playtak import protocol as p
+from adapters.playtak.errors import PlaytakError
 from adapters.playtak.live_game import (
     LiveGame,
     describe_info,
@@ -58,7 +59,7 @@ class BridgeSettings:
     site: str = "PlayTak.com"
 
 
-class BridgeError(Exception):
+class BridgeError(PlaytakError):
     """The bridge cannot do what it was asked (e.g. the engine cannot play the seek)."""
 
 

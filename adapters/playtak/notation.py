@@ -12,6 +12,7 @@ import re
 
 import attrs
 
+from adapters.playtak.errors import PlaytakError
 from rules.game import NotationError
 from rules.tak.move import FILES, Move
 
@@ -23,7 +24,7 @@ _DIRECTIONS = {(0, 1): "+", (0, -1): "-", (-1, 0): "<", (1, 0): ">"}
 _STEPS = {v: k for k, v in _DIRECTIONS.items()}
 
 
-class MoveNotationError(NotationError):
+class MoveNotationError(PlaytakError, NotationError):
     """A move text that is not valid server notation (the message quotes it)."""
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import attrs
 
+from adapters.playtak.errors import PlaytakError
 from rules.tak.tables import RESERVES
 
 
-class LineError(ValueError):
+class LineError(PlaytakError, ValueError):
     """A server or client line of a known kind whose fields do not parse."""
 
 

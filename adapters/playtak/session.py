@@ -21,16 +21,17 @@ import attrs
 import trio
 
 from adapters.playtak import protocol as p
+from adapters.playtak.errors import PlaytakError
 from adapters.playtak.transport import DEFAULT_SERVER, Transport, TransportClosed, open_transport
 
 log = logging.getLogger("playtak.session")
 
 
-class SessionEnded(Exception):
+class SessionEnded(PlaytakError):
     """The session cannot go on (wrong password, refused name, logged in elsewhere)."""
 
 
-class NotConnected(Exception):
+class NotConnected(PlaytakError):
     """A command was sent while no connection is up."""
 
 

@@ -20,16 +20,18 @@ import attrs
 import trio
 import trio_websocket
 
+from adapters.playtak.errors import PlaytakError
+
 DEFAULT_SERVER = "wss://playtak.com/ws"
 DEFAULT_TCP_PORT = 10000
 MAX_LINE = 64 * 1024
 
 
-class TransportClosed(Exception):
+class TransportClosed(PlaytakError):
     """The connection ended (closed by either side, reset, or unusable)."""
 
 
-class BadServerURL(ValueError):
+class BadServerURL(PlaytakError, ValueError):
     """A server address that is not ws://, wss:// or tcp://host[:port]."""
 
 

@@ -21,13 +21,14 @@ import re
 
 import attrs
 
+from adapters.referee.errors import RefereeError
 from tei.driver import Limits
 from tei.seat import seat_limits
 
 DEFAULT_MARGIN_MS = 50
 
 
-class TimeControlError(ValueError):
+class TimeControlError(RefereeError):
     """A time-control text that cannot be read (the message names it)."""
 
 

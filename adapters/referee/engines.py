@@ -11,12 +11,13 @@ import attrs
 import trio
 
 from adapters.referee.clock import TimeControl
+from adapters.referee.errors import RefereeError
 from tei.driver import Engine, EngineError, Transcript, open_engine
 from tei.driver_options import OptionRefused, find_option, normalize_value, plan_new_game
 from tei.seat import Launch
 
 
-class MatchError(ValueError):
+class MatchError(RefereeError):
     """A match that cannot be played as set up (the message names the engine or setting)."""
 
 

@@ -22,13 +22,14 @@ from typing import Any
 
 import attrs
 
+from adapters.referee.errors import RefereeError
 from rules.game import Game, GameError
 from rules.registry import game_class
 
 FORMATS = ("moves", "position", "tps", "ptn")
 
 
-class OpeningError(ValueError):
+class OpeningError(RefereeError):
     """A book that cannot be read; the message names the file, line and the bad text."""
 
 

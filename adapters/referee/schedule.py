@@ -16,10 +16,12 @@ from collections.abc import Sequence
 
 import attrs
 
+from adapters.referee.errors import RefereeError
+
 TOURNAMENTS = ("round-robin", "gauntlet")
 
 
-class ScheduleError(ValueError):
+class ScheduleError(RefereeError):
     """Settings that do not give a schedule (the message names them)."""
 
 

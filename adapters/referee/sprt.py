@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from adapters.referee.errors import RefereeError
 from adapters.referee.stats import (
     PENTANOMIAL_VALUES,
     TRINOMIAL_VALUES,
@@ -30,7 +31,7 @@ from adapters.referee.stats import (
 VARIANCE_FLOOR = 1e-4
 
 
-class SprtError(ValueError):
+class SprtError(RefereeError):
     """Bad SPRT settings (the message names them)."""
 
 

@@ -21,10 +21,12 @@ from typing import Any, TextIO
 
 import attrs
 
+from adapters.referee.errors import RefereeError
+
 VERSION = 1
 
 
-class StateError(ValueError):
+class StateError(RefereeError):
     """A state file that cannot be used (the message names it and why)."""
 
 
