@@ -69,4 +69,5 @@ def test_infinite_search_answers_on_stop(engine: Engine) -> None:
     engine.until("info depth 2")
     engine.send("stop")
     answer = best(engine.until("bestmove"))
-    TrikeGame.new({"size": "13"}).play_text(answer)
+    game = TrikeGame.new({"size": "13"})
+    assert game.parse_action(answer) in game.legal()
