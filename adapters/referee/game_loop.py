@@ -150,6 +150,19 @@ class _Judgement:
     #: a team game: a fault loses for the whole team
     teams: bool = False
 
+    def by_rules(self, game: Game[Any], settings: GameSettings, plies: int) -> bool:
+        """True when the game is over by its rules or by the referee's (`plies` played
+        since the start position, against --max-plies)."""
+        self.outcome = game.result
+        if self.outcome is not None:
+            if self.outcome.reason in REFEREE_RULES:
+                self.termination = ADJUDICATED
+            return True
+        if settings.max_plies is not None and plies >= settings.max_plies:
+            self.outcome, self.termination = draw_outcome(game, "max plies"), ADJUDICATED
+            return True
+        return False
+
     def fault(self, game: Game[Any], seat: int, player: Player, fault: SeatFault) -> None:
         self.forfeit(game, seat, player, fault.kind.value, str(fault.cause), fault.restart)
 
@@ -195,15 +208,7 @@ async def play_game(
             judged.fault(game, seat, player, fault)
             break
 
-    while judged.outcome is None:
-        judged.outcome = game.result
-        if judged.outcome is not None:
-            if judged.outcome.reason in REFEREE_RULES:
-                judged.termination = ADJUDICATED
-            break
-        if settings.max_plies is not None and game.ply - first_ply >= settings.max_plies:
-            judged.outcome, judged.termination = draw_outcome(game, "max plies"), ADJUDICATED
-            break
+    while judged.outcome is None and not judged.by_rules(game, settings, game.ply - first_ply):
         seat = game.turn
         player, clock = players[seat], clocks[seat]
         allowed_ms = clock.allowed_ms()

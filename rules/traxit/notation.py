@@ -114,8 +114,31 @@ def parse_position(text: str, options: Options | None = None) -> tuple[Layout, S
     if unknown:
         raise NotationError(f"TraxitPS {text!r}: unknown flag(s) {', '.join(sorted(unknown))}")
     opts = options or {}
+    owners, sides = _read_seats(text, seats_text)
+    n = len(owners)
+    obstacles, cells_of = _read_board(text, board, owners)
+    sets, rounds, set_no, round_no = _read_clock(text, clock_text)
+    teams = "team" in flags or bool_option(opts, "teams")
+    if teams and n != 4:
+        raise _fail(text, "team play needs 4 players")
+    mirror = "mirror" in flags or bool_option(opts, "allow_mirror")
+    bonus_per = opts.get("bonus_per", "set").strip().lower()
+    bonus_game = "bonus=game" in flags or ("bonus=set" not in flags and bonus_per == "game")
+    layout = Layout(owners, sides, obstacles, teams, sets, rounds, mirror, bonus_game)
+    phase, mover, tile = _read_turn(text, turn_text, owners)
+    paths, scores, bonus = _read_tallies(text, paths_text, scores_text, bonus_text, layout)
+    pawns = _placed_pawns(text, layout, cells_of, phase, mover, (set_no, round_no))
+    occ = obstacles
+    for c in pawns:
+        if c >= 0:
+            occ |= 1 << c
+    st = State(tuple(pawns), occ, phase, mover, tile, set_no, round_no, paths, scores, bonus)
+    _check_tiles(text, layout, st)
+    return layout, st
 
-    # seats
+
+def _read_seats(text: str, seats_text: str) -> tuple[str, str]:
+    """The seats' colours and sides, in seat order."""
     owners, sides = "", ""
     for item in seats_text.split(","):
         owner, sep, side = item.upper().partition("@")
@@ -127,11 +150,13 @@ def parse_position(text: str, options: Options | None = None) -> tuple[Layout, S
         if owner in owners or side in sides:
             raise _fail(text, f"seat {item!r} repeats a colour or a side")
         owners, sides = owners + owner, sides + side
-    n = len(owners)
-    if not 2 <= n <= 4:
-        raise _fail(text, f"{n} seats; Traxit has 2 to 4 players")
+    if not 2 <= len(owners) <= 4:
+        raise _fail(text, f"{len(owners)} seats; Traxit has 2 to 4 players")
+    return owners, sides
 
-    # board
+
+def _read_board(text: str, board: str, owners: str) -> tuple[int, dict[str, list[int]]]:
+    """The obstacle mask and each colour's pawn cells."""
     ranks = board.split("/")
     if len(ranks) != 8:
         raise NotationError(f"TraxitPS {text!r}: the board needs 8 ranks, got {len(ranks)}")
@@ -160,6 +185,7 @@ def parse_position(text: str, options: Options | None = None) -> tuple[Layout, S
             raise NotationError(
                 f"TraxitPS {text!r}: rank {8 - row} ({rank!r}) does not describe 8 cells"
             )
+    n = len(owners)
     bad = [cell_name(c) for c in range(CELLS) if obstacles >> c & 1 and c not in OBSTACLE_CELLS]
     if bad:
         raise _fail(text, f"obstacle on {', '.join(bad)} (only c3, f3, c6, f6 may hold one)")
@@ -168,8 +194,11 @@ def parse_position(text: str, options: Options | None = None) -> tuple[Layout, S
         raise _fail(text, f"{count} obstacles; {n} players need {2 * (4 - n)}")
     if n == 3 and frozenset(c for c in OBSTACLE_CELLS if obstacles >> c & 1) not in OBSTACLE_PAIRS:
         raise _fail(text, "with 3 players the two obstacles must be diagonally opposite")
+    return obstacles, cells_of
 
-    # clock
+
+def _read_clock(text: str, clock_text: str) -> tuple[int, int, int, int]:
+    """(sets, rounds per set, set number, round number) of `<set>.<round>[/<s>x<r>]`."""
     clock, _, shape = clock_text.partition("/")
     sets, rounds = 4, 4
     try:
@@ -184,42 +213,42 @@ def parse_position(text: str, options: Options | None = None) -> tuple[Layout, S
         raise _fail(text, f"game shape {sets}x{rounds} needs at most 16 tiles per player")
     if not (1 <= set_no <= sets and 1 <= round_no <= rounds):
         raise _fail(text, f"clock {clock_text!r} is outside {sets} sets of {rounds} rounds")
+    return sets, rounds, set_no, round_no
 
-    teams = "team" in flags or bool_option(opts, "teams")
-    if teams and n != 4:
-        raise _fail(text, "team play needs 4 players")
-    mirror = "mirror" in flags or bool_option(opts, "allow_mirror")
-    bonus_per = opts.get("bonus_per", "set").strip().lower()
-    bonus_game = "bonus=game" in flags or ("bonus=set" not in flags and bonus_per == "game")
-    layout = Layout(owners, sides, obstacles, teams, sets, rounds, mirror, bonus_game)
 
-    # turn
+def _read_turn(text: str, turn_text: str, owners: str) -> tuple[int, int, int]:
+    """(phase, mover, tile) of `<seat>:place|choose|Tnn`, `<seat>:traxit:Tnn` or `end`."""
     tile = -1
     if turn_text.lower() == "end":
-        phase, mover = END, 0
-    else:
-        parts = turn_text.split(":")
-        owner = parts[0].upper()
-        if owner not in owners or len(parts) not in (2, 3):
-            raise NotationError(
-                f"TraxitPS {text!r}: turn {turn_text!r} is not <seat>:place|choose|Tnn, "
-                f"<seat>:traxit:Tnn or end"
-            )
-        mover = owners.index(owner)
-        word = parts[1].lower()
-        try:
-            if len(parts) == 3 and word == "traxit":
-                phase, tile = TRAXIT, parse_tile(parts[2])
-            elif len(parts) == 2 and word in ("place", "choose"):
-                phase = PLACE if word == "place" else CHOOSE
-            elif len(parts) == 2:
-                phase, tile = MOVE, parse_tile(parts[1])
-            else:
-                raise ValueError("unknown turn kind")
-        except ValueError as exc:
-            raise NotationError(f"TraxitPS {text!r}: turn {turn_text!r}: {exc}") from None
+        return END, 0, tile
+    parts = turn_text.split(":")
+    owner = parts[0].upper()
+    if owner not in owners or len(parts) not in (2, 3):
+        raise NotationError(
+            f"TraxitPS {text!r}: turn {turn_text!r} is not <seat>:place|choose|Tnn, "
+            f"<seat>:traxit:Tnn or end"
+        )
+    mover = owners.index(owner)
+    word = parts[1].lower()
+    try:
+        if len(parts) == 3 and word == "traxit":
+            phase, tile = TRAXIT, parse_tile(parts[2])
+        elif len(parts) == 2 and word in ("place", "choose"):
+            phase = PLACE if word == "place" else CHOOSE
+        elif len(parts) == 2:
+            phase, tile = MOVE, parse_tile(parts[1])
+        else:
+            raise ValueError("unknown turn kind")
+    except ValueError as exc:
+        raise NotationError(f"TraxitPS {text!r}: turn {turn_text!r}: {exc}") from None
+    return phase, mover, tile
 
-    # paths, scores, bonus
+
+def _read_tallies(
+    text: str, paths_text: str, scores_text: str, bonus_text: str, layout: Layout
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Each seat's tiles left (a hex mask), score and bonus digit."""
+    n = len(layout.owners)
     path_items = paths_text.split(",")
     score_items = scores_text.split(",")
     if len(path_items) != n or len(score_items) != n or len(bonus_text) != n:
@@ -240,11 +269,22 @@ def parse_position(text: str, options: Options | None = None) -> tuple[Layout, S
         raise _fail(text, f"paths {paths_text!r}: 4 hex digits per seat")
     if any(s < 0 for s in scores):
         raise _fail(text, f"negative score in {scores_text!r}")
-    top = BONUS_PAID if bonus_game else 1
+    top = BONUS_PAID if layout.bonus_game else 1
     if any(not 0 <= b <= top for b in bonus):
         raise _fail(text, f"bonus {bonus_text!r}: digits 0..{top}")
+    return paths, scores, bonus
 
-    # pawns
+
+def _placed_pawns(
+    text: str,
+    layout: Layout,
+    cells_of: dict[str, list[int]],
+    phase: int,
+    mover: int,
+    clock: tuple[int, int],
+) -> list[int]:
+    """Two cells per seat (-1 for a pawn not placed yet), checked against the phase."""
+    owners, sides, n = layout.owners, layout.sides, len(layout.owners)
     counts = [len(cells_of[o]) for o in owners]
     if phase == PLACE:
         placed = sum(counts)
@@ -252,15 +292,13 @@ def parse_position(text: str, options: Options | None = None) -> tuple[Layout, S
         if counts != want or placed >= 2 * n or placed % n != mover:
             raise _fail(
                 text,
-                f"pawns placed {counts} do not fit {owner} placing next (seats place in turn "
-                f"order, one pawn each round)",
+                f"pawns placed {counts} do not fit {owners[mover]} placing next (seats place in "
+                f"turn order, one pawn each round)",
             )
         for s, o in enumerate(owners):
             off = [cell_name(c) for c in cells_of[o] if c not in START_ROWS[sides[s]]]
             if off:
                 raise _fail(text, f"{o} placed on {', '.join(off)}, outside its start row")
-        if (set_no, round_no) != (1, 1) or any(scores) or any(bonus):
-            raise _fail(text, "setup happens at clock 1.1 with no points")
     elif counts != [2] * n:
         raise _fail(
             text, f"each player needs 2 pawns, found {dict(zip(owners, counts, strict=True))}"
@@ -269,36 +307,37 @@ def parse_position(text: str, options: Options | None = None) -> tuple[Layout, S
     for o in owners:
         pair = sorted(cells_of[o])
         pawns.extend([-1] * (2 - len(pair)) + pair)
-    occ = obstacles
-    for c in pawns:
-        if c >= 0:
-            occ |= 1 << c
+    return pawns
 
-    # tile counts against the clock
+
+def _check_tiles(text: str, layout: Layout, st: State) -> None:
+    """The tiles left against the clock, the tile given, and a traxit only when due."""
+    owners, sets, rounds = layout.owners, layout.sets, layout.rounds
+    phase, mover, tile = st.phase, st.mover, st.tile
+    if phase == PLACE and ((st.set_no, st.round_no) != (1, 1) or any(st.scores) or any(st.bonus)):
+        raise _fail(text, "setup happens at clock 1.1 with no points")
     total = sets * rounds
-    for s in range(n):
+    for s in range(len(owners)):
         if phase == END:
             used = total
         elif phase == PLACE:
             used = 0
         else:
-            done = (set_no - 1) * rounds + (round_no - 1)
+            done = (st.set_no - 1) * rounds + (st.round_no - 1)
             used = done + (1 if s < mover else 0)
-        left = bin(paths[s]).count("1")
+        left = bin(st.paths[s]).count("1")
         if left != total - used:
             raise _fail(
                 text,
                 f"{owners[s]} has {left} tiles left, the clock says {total - used}",
             )
-    if phase in (MOVE, TRAXIT) and not paths[mover] >> tile & 1:
+    if phase in (MOVE, TRAXIT) and not st.paths[mover] >> tile & 1:
         raise _fail(text, f"{TILE_IDS[tile]} was given to {owners[mover]} but is not listed")
-    if phase == END and (set_no, round_no) != (sets, rounds):
+    if phase == END and (st.set_no, st.round_no) != (sets, rounds):
         raise _fail(text, f"a finished game ends at clock {sets}.{rounds}")
-    st = State(tuple(pawns), occ, phase, mover, tile, set_no, round_no, paths, scores, bonus)
     if phase in (MOVE, TRAXIT):
         can = has_move(layout, st, mover, tile)
         if phase == MOVE and not can:
             raise _fail(text, f"{owners[mover]} has no move with {TILE_IDS[tile]}: write traxit")
         if phase == TRAXIT and can:
             raise _fail(text, f"{owners[mover]} can move with {TILE_IDS[tile]}: not traxit")
-    return layout, st
