@@ -84,6 +84,17 @@ class SizeTables:
         self.row_last = self.row_first << (n * (n - 1))
         self.not_col_first = self.full & ~col0
         self.not_col_last = self.full & ~self.col_last
+        self._build_rays()
+        self._build_slides()
+        self.place2: list[tuple[int, ...]] = [(sq, sq | 1 << KIND_SHIFT) for sq in range(n2)]
+        self.place3: list[tuple[int, ...]] = [
+            (sq, sq | 1 << KIND_SHIFT, sq | 2 << KIND_SHIFT) for sq in range(n2)
+        ]
+        self.place_cap: list[tuple[int, ...]] = [(sq | 2 << KIND_SHIFT,) for sq in range(n2)]
+        self._build_zobrist()
+
+    def _build_rays(self) -> None:
+        n, n2 = self.size, self.squares
         # rays: per square and direction, the mask of squares in that direction and its length
         self.ray_mask: list[tuple[int, int, int, int]] = []
         self.ray_len: list[tuple[int, int, int, int]] = []
@@ -105,6 +116,9 @@ class SizeTables:
             self.ray_prefix.append(prefixes)
             self.ray_mask.append((masks[0], masks[1], masks[2], masks[3]))
             self.ray_len.append(lens)
+
+    def _build_slides(self) -> None:
+        n, n2 = self.size, self.squares
         # slide lists sorted by count, so a carry limit is a prefix:
         # slides[sq][dir][d] = codes moving at most d squares; prefix length count_len[c][d]
         by_count_dist: dict[tuple[int, int], list[tuple[int, ...]]] = {}
@@ -151,11 +165,9 @@ class SizeTables:
                 )
             self.slides.append(per_dir)
             self.crushes.append(per_dir_crush)
-        self.place2: list[tuple[int, ...]] = [(sq, sq | 1 << KIND_SHIFT) for sq in range(n2)]
-        self.place3: list[tuple[int, ...]] = [
-            (sq, sq | 1 << KIND_SHIFT, sq | 2 << KIND_SHIFT) for sq in range(n2)
-        ]
-        self.place_cap: list[tuple[int, ...]] = [(sq | 2 << KIND_SHIFT,) for sq in range(n2)]
+
+    def _build_zobrist(self) -> None:
+        n2, size, max_height = self.squares, self.size, self.max_height
         # Zobrist keys. A stack hashes as z_height[its height] ^ the z_black_piece keys of
         # its black pieces' heights (index sq * stride + height). z_black4 holds the XOR
         # for 4 heights at once: index (sq * stride + height) * 16 + 4-bit colour pattern.
