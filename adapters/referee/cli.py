@@ -71,6 +71,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sch.add_argument("--games", type=int, help="games per encounter and round (default 2: a pair)")
     sch.add_argument("--rounds", type=int, help="rounds (default 1)")
     sch.add_argument("--concurrency", type=int, help="games played at once (default 1)")
+    sch.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the games on a Dask cluster: tcp://HOST:8786 (a running `dask scheduler`)"
+        " or local[:N] (N worker processes on this machine); needs tei-host[cluster]",
+    )
     sch.add_argument("--openings", nargs="+", metavar="FILE", help="opening book file(s)")
     sch.add_argument(
         "--openings-format",
@@ -170,6 +176,7 @@ def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
         "games",
         "rounds",
         "concurrency",
+        "cluster",
         "openings",
         "openings_format",
         "openings_order",
@@ -225,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
         if args.resume:
             state = read_state(args.resume)
             settings = dict(state.settings)
-            for key in ("concurrency", "log", "json", "grace", "timeout"):
+            for key in ("concurrency", "cluster", "log", "json", "grace", "timeout"):
                 if getattr(args, key, None) is not None:
                     settings[key] = getattr(args, key)
             state_path: str | None = args.resume

@@ -49,6 +49,7 @@ DEFAULTS: dict[str, Any] = {
     "games": 2,
     "rounds": 1,
     "concurrency": 1,
+    "cluster": None,
     "openings": [],
     "openings_format": "auto",
     "openings_order": "sequential",
@@ -192,6 +193,8 @@ class MatchConfig:
     games: int
     rounds: int
     concurrency: int
+    #: a Dask scheduler address or `local[:N]`; None: games run in this process
+    cluster: str | None
     openings: tuple[str, ...]
     openings_format: str
     openings_order: str
@@ -261,6 +264,7 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
             games=int(s["games"]),
             rounds=int(s["rounds"]),
             concurrency=_at_least_one("concurrency", s["concurrency"]),
+            cluster=_cluster(s["cluster"]),
             openings=tuple(str(p) for p in (s["openings"] or [])),
             openings_format=str(s["openings_format"]),
             openings_order=str(s["openings_order"]),
@@ -290,3 +294,12 @@ def _at_least_one(name: str, value: Any) -> int:
     if number < 1:
         raise MatchError(f"{name} must be at least 1, not {number}")
     return number
+
+
+def _cluster(value: Any) -> str | None:
+    """The --cluster address, checked (imports nothing of Dask)."""
+    if value is None or value == "":
+        return None
+    from adapters.referee.cluster import ClusterAddress
+
+    return ClusterAddress.parse(str(value)).describe()

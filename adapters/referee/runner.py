@@ -184,9 +184,14 @@ class Match:
             async with trio.open_nursery() as nursery:
                 if handle_signals:
                     nursery.start_soon(self._watch_signals, nursery.cancel_scope)
-                async with trio.open_nursery() as workers:
-                    for number in range(min(config.concurrency, len(self._queue))):
-                        workers.start_soon(self._worker, number, transcript)
+                if config.cluster is not None:
+                    from adapters.referee.cluster import ClusterAddress, play_on_cluster
+
+                    await play_on_cluster(self, ClusterAddress.parse(config.cluster))
+                else:
+                    async with trio.open_nursery() as workers:
+                        for number in range(min(config.concurrency, len(self._queue))):
+                            workers.start_soon(self._worker, number, transcript)
                 nursery.cancel_scope.cancel()
             if self.progress.status == "running":
                 self.progress.status = "finished"
@@ -274,12 +279,24 @@ class Match:
         """Start no new game; running ones finish."""
         self._stopping = True
 
+    @property
+    def stopping(self) -> bool:
+        return self._stopping
+
+    def has_work(self) -> bool:
+        """True while games wait to be started and the match is not stopping."""
+        return bool(self._queue) and not self._stopping
+
+    def next_pairing(self) -> Pairing:
+        """The next game to start (an executor takes it from the queue)."""
+        return self._queue.popleft()
+
     async def _worker(self, number: int, transcript: Transcript | None) -> None:
         seats: dict[int, EngineSeat] = {}
         async with trio.open_nursery() as processes:
             try:
-                while self._queue and not self._stopping:
-                    pairing = self._queue.popleft()
+                while self.has_work():
+                    pairing = self.next_pairing()
                     players = []
                     for engine in pairing.seats:
                         spec = self.config.engines[engine]
@@ -312,14 +329,18 @@ class Match:
                     for engine in pairing.seats:
                         if self.config.engines[engine].restart:
                             await seats[engine].close()
-                    self._game_done(result)
+                    self.game_done(result)
             finally:
                 with trio.CancelScope(shield=True):
                     for seat in seats.values():
                         await seat.close()
 
-    def _game_done(self, result: GameResult) -> None:
+    def game_done(self, result: GameResult) -> None:
+        """Take in a finished game: state, standings, records in schedule order, SPRT.
+        A game already taken in (a job played twice on a cluster) is ignored."""
         pairing = result.pairing
+        if pairing.index in self.progress.finished:
+            return
         finished = FinishedGame(
             index=pairing.index,
             seats=pairing.seats,
