@@ -14,6 +14,7 @@ Dask's client API is synchronous here; it runs in worker threads of trio.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import itertools
 import os
@@ -100,68 +101,105 @@ def _connect(address: ClusterAddress) -> tuple[Any, Any]:
     return client, cluster
 
 
-def _check_versions(client: Any, wait: float = 60.0) -> None:
-    """ClusterError unless every worker runs this version of the project."""
-    client.wait_for_workers(1, timeout=wait)
-    ours = project_version()
-    theirs = client.run(project_version)
-    wrong = {worker: v for worker, v in theirs.items() if v != ours}
-    if wrong:
-        listed = ", ".join(f"{w} has {v}" for w, v in sorted(wrong.items()))
-        raise ClusterError(f"workers run another version of tei-host than {ours}: {listed}")
+def _lost(exc: BaseException) -> ClusterError:
+    return ClusterError(
+        f"lost the Dask scheduler ({exc or type(exc).__name__}); finished games are saved:"
+        " continue with --resume (on this or another cluster, or --cluster none)"
+    )
 
 
-def _next_done(client: Any, futures: list[Any]) -> Any:
-    """The first finished future (blocking); ClusterError when the scheduler is gone."""
-    wait = _distributed().wait
-    lost_since: float | None = None
-    while True:
+class _Client:
+    """The blocking Dask calls of a match (each run in a thread); a lost connection to
+    the scheduler comes out as ClusterError."""
+
+    def __init__(self, client: Any, cluster: Any) -> None:
+        self.client = client
+        self.cluster = cluster
+
+    def check_versions(self, wait: float = 60.0) -> None:
+        """ClusterError unless every worker runs this version of the project."""
         try:
-            done, _ = wait(futures, timeout=0.5, return_when="FIRST_COMPLETED")
-        except TimeoutError:  # distributed's wait raises when nothing finished in time
-            done = set()
-        if done:
-            return next(iter(done))
-        if client.status == "running":
-            lost_since = None
-            continue
-        lost_since = lost_since or time.monotonic()
-        if time.monotonic() - lost_since > LOST_AFTER or client.status in ("closed", "closing"):
-            raise ClusterError(
-                f"lost the Dask scheduler ({client.status}); finished games are saved:"
-                " continue with --resume"
-            )
+            self.client.wait_for_workers(1, timeout=wait)
+            theirs = self.client.run(project_version)
+        except (OSError, TimeoutError) as exc:
+            raise _lost(exc) from None
+        ours = project_version()
+        wrong = {worker: v for worker, v in theirs.items() if v != ours}
+        if wrong:
+            listed = ", ".join(f"{w} has {v}" for w, v in sorted(wrong.items()))
+            raise ClusterError(f"workers run another version of tei-host than {ours}: {listed}")
 
+    def capacity(self) -> int:
+        """Games the cluster plays at once: its worker threads (at least 1)."""
+        try:
+            threads: dict[str, int] = self.client.nthreads()
+            return max(1, sum(threads.values()))
+        except (OSError, TimeoutError) as exc:
+            raise _lost(exc) from None
 
-def _cancel_waiting(client: Any, futures: list[Any]) -> None:
-    """Cancel the jobs no worker has started."""
-    running = set(itertools.chain.from_iterable(client.processing().values()))
-    waiting = [f for f in futures if f.key not in running and not f.done()]
-    if waiting:
-        client.cancel(waiting)
+    def submit(self, job: GameJob, key: str) -> Any:
+        try:
+            return self.client.submit(play_job, job, key=key, pure=False)
+        except (OSError, TimeoutError) as exc:
+            raise _lost(exc) from None
 
+    def next_done(self, futures: list[Any]) -> Any:
+        """The first finished future (blocking); ClusterError when the scheduler is gone."""
+        wait = _distributed().wait
+        lost_since: float | None = None
+        while True:
+            try:
+                done, _ = wait(futures, timeout=0.5, return_when="FIRST_COMPLETED")
+            except TimeoutError:  # distributed's wait raises when nothing finished in time
+                done = set()
+            if done:
+                return next(iter(done))
+            status = self.client.status
+            if status == "running":
+                lost_since = None
+                continue
+            lost_since = lost_since or time.monotonic()
+            if time.monotonic() - lost_since > LOST_AFTER or status in ("closed", "closing"):
+                raise _lost(RuntimeError(f"client {status}"))
 
-def _close(client: Any, cluster: Any, futures: list[Any]) -> None:
-    try:
-        if futures:
-            client.cancel(futures)
-        client.close(timeout=5)
-    except Exception:
-        pass
-    if cluster is not None:
-        cluster.close(timeout=10)
+    def result(self, future: Any) -> Any:
+        try:
+            return future.result()
+        except (OSError, TimeoutError) as exc:
+            raise _lost(exc) from None
+
+    def cancel_waiting(self, futures: list[Any]) -> None:
+        """Cancel the jobs no worker has started."""
+        try:
+            running = set(itertools.chain.from_iterable(self.client.processing().values()))
+            waiting = [f for f in futures if f.key not in running and not f.done()]
+            if waiting:
+                self.client.cancel(waiting)
+        except (OSError, TimeoutError) as exc:
+            raise _lost(exc) from None
+
+    def close(self, futures: list[Any]) -> None:
+        """Cancel what is left and disconnect (errors of a broken connection ignored)."""
+        with contextlib.suppress(Exception):
+            if futures:
+                self.client.cancel(futures)
+        with contextlib.suppress(Exception):
+            self.client.close(timeout=5)
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                self.cluster.close(timeout=10)
 
 
 async def play_on_cluster(match: Match, address: ClusterAddress) -> None:
     """Play the match's queued games on the cluster at `address`."""
-    client, cluster = await trio.to_thread.run_sync(_connect, address)
+    dask = _Client(*await trio.to_thread.run_sync(_connect, address))
     futures: dict[str, tuple[Any, Any]] = {}
     run = uuid.uuid4().hex[:8]
     try:
-        await trio.to_thread.run_sync(_check_versions, client)
+        await trio.to_thread.run_sync(dask.check_versions)
         cancelled = False
         while True:
-            capacity = max(1, sum(client.nthreads().values()))
+            capacity = await trio.to_thread.run_sync(dask.capacity)
             while match.has_work() and len(futures) < capacity:
                 pairing = match.next_pairing()
                 job = GameJob(
@@ -171,26 +209,25 @@ async def play_on_cluster(match: Match, address: ClusterAddress) -> None:
                     match.book[pairing.opening] if pairing.opening is not None else None,
                     match=f"{os.getpid()}-{run}",
                 )
-                future = client.submit(
-                    play_job, job, key=f"tei-game-{run}-{pairing.index}", pure=False
-                )
+                key = f"tei-game-{run}-{pairing.index}"
+                future = await trio.to_thread.run_sync(dask.submit, job, key)
                 futures[future.key] = (future, pairing)
             if not futures:
                 return
             if match.stopping and not cancelled:
                 cancelled = True
-                await trio.to_thread.run_sync(
-                    _cancel_waiting, client, [f for f, _ in futures.values()]
-                )
+                await trio.to_thread.run_sync(dask.cancel_waiting, [f for f, _ in futures.values()])
             match.progress.running = len(futures)
             future = await trio.to_thread.run_sync(
-                _next_done, client, [f for f, _ in futures.values()], abandon_on_cancel=True
+                dask.next_done, [f for f, _ in futures.values()], abandon_on_cancel=True
             )
             _, pairing = futures.pop(future.key)
             if future.status == "cancelled":
                 continue
             try:
-                result = await trio.to_thread.run_sync(future.result)
+                result = await trio.to_thread.run_sync(dask.result, future)
+            except ClusterError:
+                raise
             except Exception as exc:
                 raise ClusterError(f"game {pairing.label} failed on the cluster: {exc!r}") from exc
             match.progress.running = len(futures)
@@ -199,4 +236,4 @@ async def play_on_cluster(match: Match, address: ClusterAddress) -> None:
         pending = [f for f, _ in futures.values()]
         match.progress.running = 0
         with trio.CancelScope(shield=True):
-            await trio.to_thread.run_sync(_close, client, cluster, pending)
+            await trio.to_thread.run_sync(dask.close, pending)

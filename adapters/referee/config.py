@@ -298,7 +298,7 @@ def _at_least_one(name: str, value: Any) -> int:
 
 def _cluster(value: Any) -> str | None:
     """The --cluster address, checked (imports nothing of Dask)."""
-    if value is None or value == "":
+    if value is None or str(value).strip().lower() in ("", "none"):
         return None
     from adapters.referee.cluster import ClusterAddress
 

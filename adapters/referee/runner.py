@@ -181,18 +181,17 @@ class Match:
                 timeout=config.timeout,
             )
             self.reporter("start", self.progress)
-            async with trio.open_nursery() as nursery:
-                if handle_signals:
-                    nursery.start_soon(self._watch_signals, nursery.cancel_scope)
-                if config.cluster is not None:
-                    from adapters.referee.cluster import ClusterAddress, play_on_cluster
-
-                    await play_on_cluster(self, ClusterAddress.parse(config.cluster))
-                else:
-                    async with trio.open_nursery() as workers:
-                        for number in range(min(config.concurrency, len(self._queue))):
-                            workers.start_soon(self._worker, number, transcript)
-                nursery.cancel_scope.cancel()
+            try:
+                async with trio.open_nursery() as nursery:
+                    if handle_signals:
+                        nursery.start_soon(self._watch_signals, nursery.cancel_scope)
+                    await self._play_queue(transcript)
+                    nursery.cancel_scope.cancel()
+            except BaseExceptionGroup as group:
+                match_errors, rest = group.split(MatchError)
+                if match_errors is None or rest is not None:
+                    raise
+                raise _first(match_errors) from None
             if self.progress.status == "running":
                 self.progress.status = "finished"
         except BaseException as exc:
@@ -209,6 +208,18 @@ class Match:
                 if transcript is not None:
                     transcript.close()
         return self.progress
+
+    async def _play_queue(self, transcript: Transcript | None) -> None:
+        """Play the queued games: in this process's workers, or on a cluster."""
+        config = self.config
+        if config.cluster is not None:
+            from adapters.referee.cluster import ClusterAddress, play_on_cluster
+
+            await play_on_cluster(self, ClusterAddress.parse(config.cluster))
+            return
+        async with trio.open_nursery() as workers:
+            for number in range(min(config.concurrency, len(self._queue))):
+                workers.start_soon(self._worker, number, transcript)
 
     def _records_already_in_file(self, written: set[int]) -> set[int]:
         """Finished games not marked as written whose record is in the file all the same
@@ -380,3 +391,11 @@ class Match:
             self._stopping = True
             self.progress.status = f"sprt {decision}"
             self.reporter("sprt", self.progress)
+
+
+def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first plain exception inside a (nested) exception group."""
+    inner: BaseException = group
+    while isinstance(inner, BaseExceptionGroup):
+        inner = inner.exceptions[0]
+    return inner
