@@ -1,8 +1,8 @@
 """Playing a match's games on a Dask cluster (`tei match --cluster ADDRESS`).
 
 The referee process is the Dask client and stays the single writer: it submits each
-scheduled game as a self-contained job (`cluster_worker.GameJob`), at most as many at
-once as the cluster has worker threads, and hands every result to the match as it
+scheduled game as a self-contained job (`cluster_worker.GameJob`), at most two per
+worker thread at once (one running, one waiting), and hands every result to the match as it
 arrives (records in schedule order, state, standings, SPRT), exactly as local workers
 do. A stop (SPRT decision, `--games` reached, the first Ctrl-C) submits nothing more
 and cancels jobs no worker has started; running games finish and are recorded. A
@@ -199,7 +199,9 @@ async def play_on_cluster(match: Match, address: ClusterAddress) -> None:
         await trio.to_thread.run_sync(dask.check_versions)
         cancelled = False
         while True:
-            capacity = await trio.to_thread.run_sync(dask.capacity)
+            # one game waiting per worker thread besides the running ones: no worker idles
+            # while a result travels back and the next job travels out
+            capacity = 2 * await trio.to_thread.run_sync(dask.capacity)
             while match.has_work() and len(futures) < capacity:
                 pairing = match.next_pairing()
                 job = GameJob(
