@@ -25,7 +25,13 @@ from adapters.playtak.session import (
     SessionSettings,
     first_leaf,
 )
-from adapters.playtak.transport import DEFAULT_SERVER, BadServerURL, ServerAddress
+from adapters.playtak.transport import (
+    DEFAULT_SERVER,
+    BadCaFile,
+    BadServerURL,
+    ConnectSettings,
+    ServerAddress,
+)
 from bots.registry import bot_names, default_bot
 from tei.seat import Launch
 
@@ -41,6 +47,8 @@ colour), komi in half-flats (4 = 2 flats), flats and caps the reserves (default:
 standard ones of the size), unrated/tournament 0 or 1, extra time: `amount` seconds at
 move `trigger`. The seek is posted after login and again after every game, never during
 one. The bot reconnects by itself and resumes a running game; SIGTERM or Ctrl-C stop it.
+A connection that cannot work (an untrusted or mismatched certificate, a websocket
+upgrade refused with HTTP 4xx, a refused login) stops it with status 1.
 Try it offline with the local server: python -m adapters.playtak.server
 """
 
@@ -106,6 +114,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_SERVER,
         metavar="URL",
         help=f"wss://host/ws, ws://host:port/ws or tcp://host:port (default {DEFAULT_SERVER})",
+    )
+    conn.add_argument(
+        "--ca-file",
+        type=Path,
+        metavar="PEM",
+        help="also trust the certificate authorities in this PEM file for wss:// (the "
+        "system's, or those of $SSL_CERT_FILE, stay trusted)",
+    )
+    conn.add_argument(
+        "--insecure",
+        action="store_true",
+        help="do not verify the server's TLS certificate (a warning is logged on every "
+        "connect; for tests only)",
     )
     conn.add_argument(
         "--protocol", type=int, choices=(0, 1, 2), default=2, help="protocol version (default 2)"
@@ -201,7 +222,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         seek = p.Seek.parse_spec(args.seek) if args.seek else None
         ServerAddress.parse(args.server)
-    except (ValueError, BadServerURL) as exc:
+        ConnectSettings(ca_file=args.ca_file).ssl_context()  # a bad --ca-file is named now
+    except (ValueError, BadServerURL, BadCaFile) as exc:
         print(f"tei playtak: {exc}", file=sys.stderr)
         return 2
     password = args.password or os.environ.get(args.password_env)
@@ -280,6 +302,7 @@ def _play(
     session = Session(
         SessionSettings(
             server=args.server,
+            connect=ConnectSettings(ca_file=args.ca_file, insecure=args.insecure),
             protocol=args.protocol,
             client_name=args.client_name,
             ping_interval=args.ping_interval,

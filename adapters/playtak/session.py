@@ -4,7 +4,8 @@
 server event to the handler while a `PING` goes out every `ping_interval` seconds. A
 connection that stays silent for `dead_after` seconds is taken for dead. On any drop it
 reconnects with exponential backoff and jitter, capped low while the handler is in a
-game (the server keeps a game only ~120 s); only a connection that lasted resets it.
+game (the server keeps a game only ~120 s); only a connection that lasted resets it. A
+connect failure that retrying cannot cure (see `failures`) ends the session.
 Right after login it sends one `PING`: its `OK` marks the end of the login burst (seeks,
 games and any resumed game are replayed before it), reported as `handler.settled()`.
 """
@@ -22,13 +23,22 @@ import trio
 
 from adapters.playtak import protocol as p
 from adapters.playtak.errors import PlaytakError
-from adapters.playtak.transport import DEFAULT_SERVER, Transport, TransportClosed, open_transport
+from adapters.playtak.transport import (
+    DEFAULT_CONNECT,
+    DEFAULT_SERVER,
+    ConnectFailed,
+    ConnectSettings,
+    Transport,
+    TransportClosed,
+    open_transport,
+)
 
 log = logging.getLogger("playtak.session")
 
 
 class SessionEnded(PlaytakError):
-    """The session cannot go on (wrong password, refused name, logged in elsewhere)."""
+    """The session cannot go on (wrong password, refused name, logged in elsewhere, a
+    connection that cannot work: an untrusted certificate, an upgrade refused with 4xx)."""
 
 
 class NotConnected(PlaytakError):
@@ -52,6 +62,7 @@ class Credentials:
 @attrs.frozen
 class SessionSettings:
     server: str = DEFAULT_SERVER
+    connect: ConnectSettings = DEFAULT_CONNECT
     protocol: int = 2
     client_name: str = "tei-playtak"
     ping_interval: float = 30.0
@@ -136,7 +147,9 @@ class Session:
             since = 0.0
             try:
                 try:
-                    async with open_transport(self.settings.server) as transport:
+                    async with open_transport(
+                        self.settings.server, self.settings.connect
+                    ) as transport:
                         self.connections += 1
                         self.sent.clear()  # "last sent" speaks of this connection only
                         log.info("connected to %s", self.settings.server)
@@ -151,6 +164,10 @@ class Session:
                         await self._serve(transport, handler)
                 except BaseExceptionGroup as group:
                     raise first_leaf(group) from None
+            except ConnectFailed as exc:
+                if exc.failure.permanent:
+                    raise SessionEnded(str(exc)) from None
+                log.warning("%s", exc)
             except TransportClosed as exc:
                 if self._quitting:
                     log.info("the server closed the connection after quit")

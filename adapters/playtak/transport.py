@@ -4,16 +4,23 @@ Both offer the same small interface: `send_line`, `receive_line` (raises
 `TransportClosed` at the end) and `aclose`. Websocket: subprotocol `binary`, one command
 per frame (a text frame ending in a newline, like the official web client); every
 frame from the server holds one line. TCP: ISO-8859-1 lines ending in `\\n`.
+
+`open_transport` connects step by step (TCP, TLS for wss://, the websocket upgrade), each
+under its own deadline; a step that fails raises `ConnectFailed`, whose `failure` (from
+`failures.classify`) names the cause and says whether trying again can help.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
+import math
 import ssl
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import attrs
@@ -21,6 +28,15 @@ import trio
 import trio_websocket
 
 from adapters.playtak.errors import PlaytakError
+from adapters.playtak.failures import (
+    ConnectFailure,
+    NotAnUpgrade,
+    Step,
+    classify,
+    lost_in_words,
+)
+
+log = logging.getLogger("playtak.transport")
 
 DEFAULT_SERVER = "wss://playtak.com/ws"
 DEFAULT_TCP_PORT = 10000
@@ -33,6 +49,51 @@ class TransportClosed(PlaytakError):
 
 class BadServerURL(PlaytakError, ValueError):
     """A server address that is not ws://, wss:// or tcp://host[:port]."""
+
+
+class BadCaFile(PlaytakError, ValueError):
+    """A --ca-file that cannot be read as PEM certificates."""
+
+
+class ConnectFailed(TransportClosed):
+    """No connection could be made; `failure` says why and whether retrying can help."""
+
+    def __init__(self, address: ServerAddress | str, failure: ConnectFailure) -> None:
+        super().__init__(f"cannot connect to {address}: {failure.cause}")
+        self.failure = failure
+
+
+@attrs.frozen
+class ConnectSettings:
+    """How to open a connection: whom to trust for TLS and the deadline of each step (s).
+
+    The system's certificate authorities are always trusted (OpenSSL's defaults, which
+    follow `SSL_CERT_FILE` and `SSL_CERT_DIR`); `ca_file` adds more. `insecure` skips
+    verification altogether and is announced with a warning on every connect."""
+
+    ca_file: Path | None = None
+    insecure: bool = False
+    connect_timeout: float = 20.0  # name lookup and TCP connect
+    tls_timeout: float = 10.0
+    upgrade_timeout: float = 10.0
+
+    def ssl_context(self) -> ssl.SSLContext:
+        context = ssl.create_default_context()
+        if self.ca_file is not None:
+            try:
+                context.load_verify_locations(cafile=self.ca_file)
+            except (OSError, ssl.SSLError) as exc:
+                reason = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
+                raise BadCaFile(
+                    f"--ca-file {str(self.ca_file)!r}: cannot load certificates ({reason})"
+                ) from None
+        if self.insecure:
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+        return context
+
+
+DEFAULT_CONNECT = ConnectSettings()
 
 
 @attrs.frozen
@@ -94,7 +155,7 @@ class TcpTransport(Transport):
             async with self._send_lock:
                 await self._stream.send_all(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-            raise TransportClosed(str(exc)) from None
+            raise TransportClosed(lost_in_words(exc)) from None
 
     async def receive_line(self) -> str:
         while True:
@@ -108,7 +169,7 @@ class TcpTransport(Transport):
             try:
                 data = await self._stream.receive_some(65536)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-                raise TransportClosed(str(exc)) from None
+                raise TransportClosed(lost_in_words(exc)) from None
             if not data:
                 raise TransportClosed("the server closed the connection")
             self._buffer += data
@@ -129,14 +190,14 @@ class WebSocketTransport(Transport):
             async with self._send_lock:
                 await self._ws.send_message(line.rstrip("\n") + "\n")
         except (trio_websocket.ConnectionClosed, trio.BrokenResourceError, OSError) as exc:
-            raise TransportClosed(str(exc)) from None
+            raise TransportClosed(lost_in_words(exc)) from None
 
     async def receive_line(self) -> str:
         while not self._pending:
             try:
                 message = await self._ws.get_message()
             except (trio_websocket.ConnectionClosed, trio.BrokenResourceError, OSError) as exc:
-                raise TransportClosed(str(exc)) from None
+                raise TransportClosed(lost_in_words(exc)) from None
             text = message.decode("iso-8859-1") if isinstance(message, bytes) else message
             if len(text) > MAX_LINE:
                 raise TransportClosed(f"the server sent a frame over {MAX_LINE} bytes")
@@ -151,45 +212,178 @@ class WebSocketTransport(Transport):
 
 @asynccontextmanager
 async def open_transport(
-    url: str | ServerAddress, *, connect_timeout: float = 20.0
+    url: str | ServerAddress, settings: ConnectSettings = DEFAULT_CONNECT
 ) -> AsyncIterator[Transport]:
-    """Connect to a server; raises TransportClosed when it cannot."""
+    """Connect to a server; raises ConnectFailed (a TransportClosed) when it cannot."""
     address = url if isinstance(url, ServerAddress) else ServerAddress.parse(url)
+    stream = await _open_stream(address, settings)
     if address.scheme == "tcp":
-        try:
-            with trio.fail_after(connect_timeout):
-                stream = await trio.open_tcp_stream(address.host, address.port)
-        except (OSError, trio.TooSlowError) as exc:
-            raise TransportClosed(f"cannot connect to {address}: {exc}") from None
         transport = TcpTransport(stream)
         try:
             yield transport
         finally:
             await transport.aclose()
         return
-    context = ssl.create_default_context() if address.scheme == "wss" else None
-    connected = False
+    async with _open_websocket(stream, address, settings.upgrade_timeout) as ws_transport:
+        yield ws_transport
+
+
+async def _open_stream(address: ServerAddress, settings: ConnectSettings) -> trio.abc.Stream:
+    """TCP, and TLS for wss://, each step under its own deadline."""
     try:
-        async with trio_websocket.open_websocket(
-            address.host,
-            address.port,
-            address.path,
-            use_ssl=context if context is not None else False,
-            subprotocols=["binary"],
-            connect_timeout=connect_timeout,
-            disconnect_timeout=5.0,
-        ) as ws:
-            connected = True
+        with trio.fail_after(settings.connect_timeout):
+            tcp = await trio.open_tcp_stream(address.host, address.port)
+    except (OSError, trio.TooSlowError) as exc:
+        raise _failed(address, Step.CONNECT, exc, settings.connect_timeout) from None
+    if address.scheme != "wss":
+        return tcp
+    try:
+        if settings.insecure:
+            log.warning(
+                "--insecure: the certificate of %s is NOT verified; anyone on the way can "
+                "read and change this connection",
+                address,
+            )
+        context = settings.ssl_context()
+        stream = trio.SSLStream(tcp, context, server_hostname=address.host, https_compatible=True)
+        with trio.fail_after(settings.tls_timeout):
+            await stream.do_handshake()
+        return stream
+    except BadCaFile as exc:
+        await trio.aclose_forcefully(tcp)
+        raise ConnectFailed(address, ConnectFailure(Step.TLS, str(exc), permanent=True)) from None
+    except (trio.BrokenResourceError, trio.TooSlowError) as exc:
+        await trio.aclose_forcefully(tcp)
+        raise _failed(address, Step.TLS, exc, settings.tls_timeout) from None
+    except BaseException:
+        await trio.aclose_forcefully(tcp)
+        raise
+
+
+def _failed(
+    address: ServerAddress, step: Step, error: BaseException, timeout: float
+) -> ConnectFailed:
+    failure = classify(step, error, host=address.host, port=address.port, timeout=timeout)
+    return ConnectFailed(address, failure)
+
+
+@asynccontextmanager
+async def _open_websocket(
+    stream: trio.abc.Stream, address: ServerAddress, timeout: float
+) -> AsyncIterator[WebSocketTransport]:
+    """The websocket upgrade over an open stream, then the connection until the body ends."""
+    watched = _WatchedStream(stream)
+    upgraded = False
+    try:
+        async with trio.open_nursery() as nursery:
+            ws = await _upgrade(nursery, watched, address, timeout)
+            upgraded = True
             try:
                 yield WebSocketTransport(ws)
             finally:
-                # after a close started by the server, trio-websocket's client keeps its
-                # TCP stream open (it waits for the server to hang up): close it here
-                raw: trio.abc.AsyncResource | None = getattr(ws, "_stream", None)
-                if raw is not None:
-                    with trio.CancelScope(shield=True), contextlib.suppress(Exception):
-                        await raw.aclose()
-    except (OSError, trio_websocket.HandshakeError, trio_websocket.ConnectionTimeout) as exc:
-        if connected:
+                # a closing handshake unless cancelled (the reader task is gone then)
+                if trio.current_effective_deadline() > -math.inf:
+                    with trio.move_on_after(5.0), contextlib.suppress(Exception):
+                        await ws.aclose()
+                await trio.aclose_forcefully(watched)
+    except BaseExceptionGroup as group:
+        error = _single(group)
+        if upgraded or isinstance(error, ConnectFailed) or not isinstance(error, Exception):
+            raise error from error.__cause__
+        if not isinstance(error, trio_websocket.HandshakeError | OSError):
+            # the websocket code choked on the answer (e.g. h11's LocalProtocolError)
+            log.debug("unreadable answer to the websocket upgrade", exc_info=error)
+            error = NotAnUpgrade()
+        raise _failed(address, Step.UPGRADE, error, timeout) from None
+    finally:
+        if not upgraded:
+            await trio.aclose_forcefully(watched)
+
+
+async def _upgrade(
+    nursery: trio.Nursery, stream: _WatchedStream, address: ServerAddress, timeout: float
+) -> trio_websocket.WebSocketConnection:
+    """Send the upgrade request and wait for the answer, the deadline or a hang-up (a
+    refusal is raised by trio-websocket's reader task into `nursery`)."""
+    host = address.host if address.port in (80, 443) else f"{address.host}:{address.port}"
+    done: list[trio_websocket.WebSocketConnection] = []
+    with trio.move_on_after(timeout) as deadline:
+        async with trio.open_nursery() as race:
+
+            async def upgrade() -> None:
+                done.append(
+                    await trio_websocket.wrap_client_stream(
+                        nursery,
+                        stream,  # type: ignore[arg-type]
+                        host,
+                        address.path,
+                        subprotocols=["binary"],
+                    )
+                )
+                race.cancel_scope.cancel()
+
+            async def hang_up() -> None:
+                await stream.ended.wait()
+                race.cancel_scope.cancel()
+
+            race.start_soon(upgrade)
+            race.start_soon(hang_up)
+    if done:
+        return done[0]
+    error: BaseException = stream.error or EOFError()
+    if deadline.cancelled_caught and not stream.ended.is_set():
+        error = trio.TooSlowError()
+    raise _failed(address, Step.UPGRADE, error, timeout)
+
+
+class _WatchedStream(trio.abc.Stream):
+    """A stream that notes its end (EOF, an error, or closed), so that the wait for the
+    websocket upgrade stops when the server hangs up instead of at the deadline."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        self.inner = inner
+        self.ended = trio.Event()
+        self.error: BaseException | None = None
+
+    def _broke(self, exc: BaseException) -> None:
+        self.error = self.error or exc
+        self.ended.set()
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        try:
+            await self.inner.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            self._broke(exc)
             raise
-        raise TransportClosed(f"cannot connect to {address}: {exc}") from None
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.inner.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        try:
+            data = await self.inner.receive_some(max_bytes)
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            self._broke(exc)
+            raise
+        if not data:
+            self.ended.set()
+        return data
+
+    async def aclose(self) -> None:
+        if not self.ended.is_set():  # closed by the websocket code: an unreadable answer
+            self._broke(NotAnUpgrade())
+        await self.inner.aclose()
+
+
+def _single(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The one exception that matters in a nursery's group: the first that is not a
+    cancellation, else the first."""
+    leaves: list[BaseException] = []
+    pending: list[BaseException] = [group]
+    while pending:
+        item = pending.pop(0)
+        if isinstance(item, BaseExceptionGroup):
+            pending[:0] = list(item.exceptions)
+        else:
+            leaves.append(item)
+    return next((e for e in leaves if not isinstance(e, trio.Cancelled)), leaves[0])

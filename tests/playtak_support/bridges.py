@@ -13,6 +13,7 @@ import trio
 from adapters.playtak import protocol as p
 from adapters.playtak.bridge import Bridge, BridgeSettings
 from adapters.playtak.session import Credentials, Session, SessionSettings
+from adapters.playtak.transport import DEFAULT_CONNECT, ConnectSettings
 from tei.seat import Launch
 from tests.playtak_support.lines import LineClient
 
@@ -34,11 +35,13 @@ def make_bridge(
     ping_interval: float = 2.0,
     dead_after: float = 10.0,
     engine_options: dict[str, str] | None = None,
+    connect: ConnectSettings = DEFAULT_CONNECT,
     **settings: Any,
 ) -> Bridge:
     session = Session(
         SessionSettings(
             server=url,
+            connect=connect,
             protocol=protocol,
             ping_interval=ping_interval,
             dead_after=dead_after,

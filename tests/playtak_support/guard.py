@@ -1,6 +1,9 @@
 """A fixture for every playtak test module: the test may reach 127.0.0.1 only (names are
 not even looked up), and it must leave no child process and no open socket behind.
 
+Names under `.invalid` (reserved never to resolve, RFC 6761) get the resolver's "no such
+name" answer at once, without a query, so that tests of a failed lookup stay offline.
+
 Import `loopback_only` into a test module to apply it (it is autouse)."""
 
 from __future__ import annotations
@@ -77,6 +80,9 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     real_bind = socket.socket.bind
 
     def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        name = host.decode() if isinstance(host, bytes) else host
+        if isinstance(name, str) and name.lower().rstrip(".").endswith(".invalid"):
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
         _check_host(host, "look up")
         return real_getaddrinfo(host, *args, **kwargs)
 
