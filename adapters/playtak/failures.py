@@ -63,7 +63,7 @@ def classify(
         return ConnectFailure(step, cause, permanent=False)
     root = _root(error)
     if isinstance(root, ssl.SSLCertVerificationError):
-        return _unverified(root, host)
+        return _unverified(root)
     if isinstance(root, ssl.SSLError) and not isinstance(
         root, ssl.SSLEOFError | ssl.SSLZeroReturnError
     ):
@@ -138,12 +138,10 @@ def _timed_out(step: Step, timeout: float) -> str:
     return f"no answer to the websocket upgrade within {timeout:g} s"
 
 
-def _unverified(error: ssl.SSLCertVerificationError, host: str) -> ConnectFailure:
+def _unverified(error: ssl.SSLCertVerificationError) -> ConnectFailure:
     message = str(error.verify_message or error.reason or error).rstrip(".")
     if error.verify_code in _NAME_MISMATCH:
-        cause = (
-            f"TLS handshake failed: the server's certificate is not valid for {host!r} ({message})"
-        )
+        cause = f"TLS handshake failed: the server's certificate names another host: {message}"
     else:
         cause = (
             f"TLS handshake failed: certificate verify failed: {message} (the server's "
