@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import socket
 import struct
-from collections.abc import Awaitable, Callable
-from functools import partial
 
 import pytest
 import trio
@@ -16,6 +14,7 @@ from adapters.playtak import protocol as p
 from adapters.playtak.session import Credentials, Session, SessionEnded, SessionSettings
 from adapters.playtak.transport import ConnectSettings
 from tests.playtak_support.guard import loopback_only  # noqa: F401
+from tests.playtak_support.tls import serve_tcp
 from tests.playtak_support.waiting import Tally, watch_log
 
 
@@ -69,14 +68,6 @@ def free_port() -> int:
         return port
 
 
-async def serve(
-    nursery: trio.Nursery, handler: Callable[[trio.SocketStream], Awaitable[None]]
-) -> int:
-    listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), handler, 0)
-    port: int = listeners[0].socket.getsockname()[1]
-    return port
-
-
 async def test_a_refused_connection_is_named_and_retried() -> None:
     port = free_port()
     for url in (f"tcp://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"):
@@ -111,7 +102,7 @@ async def test_a_reset_during_the_upgrade_is_named_and_retried(nursery: trio.Nur
         await _read_request(stream)
         stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
 
-    port = await serve(nursery, reset)
+    port = await serve_tcp(nursery, reset)
     messages = await retried(f"ws://127.0.0.1:{port}/ws", "connection reset by the server")
     assert messages[0].endswith("during the websocket upgrade")
     assert accepted.count >= 2
@@ -126,7 +117,7 @@ async def test_a_server_that_hangs_up_at_once_is_named_and_retried(
     async def hang_up(stream: trio.SocketStream) -> None:
         await stream.receive_some(4096)
 
-    port = await serve(nursery, hang_up)
+    port = await serve_tcp(nursery, hang_up)
     with trio.fail_after(5):  # not the deadline of any step: the hang-up ends the wait
         await retried(
             f"{scheme}://127.0.0.1:{port}/ws", f"the server closed the connection during the {step}"
@@ -142,7 +133,7 @@ async def test_an_answer_that_is_not_http_is_named_and_retried(
         await stream.send_all(answer)
         await stream.receive_some(4096)
 
-    port = await serve(nursery, babble)
+    port = await serve_tcp(nursery, babble)
     with trio.fail_after(5):
         await retried(f"ws://127.0.0.1:{port}/ws", "upgrade cannot be read")
 
@@ -155,7 +146,7 @@ async def test_a_plain_line_server_on_a_ws_address_times_out_and_is_retried(
         while await stream.receive_some(4096):
             pass
 
-    port = await serve(nursery, playtak_over_tcp)
+    port = await serve_tcp(nursery, playtak_over_tcp)
     url = f"ws://127.0.0.1:{port}/ws"
     settings = SessionSettings(
         server=url, connect=ConnectSettings(upgrade_timeout=0.3), backoff_start=0.05

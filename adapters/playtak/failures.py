@@ -112,18 +112,19 @@ def _root(error: BaseException) -> BaseException:
         if isinstance(error, trio.BrokenResourceError) and cause is not None:
             error = cause
         elif isinstance(cause, BaseExceptionGroup) and cause.exceptions:
-            leaves = list(_leaves(cause))
-            telling = [e for e in leaves if not isinstance(e, ConnectionRefusedError)]
-            error = (telling or leaves)[0]
+            inner = leaves(cause)
+            telling = [e for e in inner if not isinstance(e, ConnectionRefusedError)]
+            error = (telling or inner)[0]
         else:
             break
     return error
 
 
-def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+def leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    """The exceptions of a (nested) exception group, in order."""
     found: list[BaseException] = []
     for inner in group.exceptions:
-        found += _leaves(inner) if isinstance(inner, BaseExceptionGroup) else [inner]
+        found += leaves(inner) if isinstance(inner, BaseExceptionGroup) else [inner]
     return found
 
 

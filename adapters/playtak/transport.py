@@ -33,6 +33,7 @@ from adapters.playtak.failures import (
     NotAnUpgrade,
     Step,
     classify,
+    leaves,
     lost_in_words,
 )
 
@@ -378,12 +379,5 @@ class _WatchedStream(trio.abc.Stream):
 def _single(group: BaseExceptionGroup[BaseException]) -> BaseException:
     """The one exception that matters in a nursery's group: the first that is not a
     cancellation, else the first."""
-    leaves: list[BaseException] = []
-    pending: list[BaseException] = [group]
-    while pending:
-        item = pending.pop(0)
-        if isinstance(item, BaseExceptionGroup):
-            pending[:0] = list(item.exceptions)
-        else:
-            leaves.append(item)
-    return next((e for e in leaves if not isinstance(e, trio.Cancelled)), leaves[0])
+    found = leaves(group)
+    return next((e for e in found if not isinstance(e, trio.Cancelled)), found[0])

@@ -5,6 +5,7 @@ playtak.com."""
 from __future__ import annotations
 
 import ssl
+from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,6 @@ class TlsTerminator:
         self.context = context
         self.backend_port = backend_port
         self.port = 0
-        self.handshakes = 0  # completed ones
 
     async def serve(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         async with trio.open_nursery() as nursery:
@@ -54,7 +54,6 @@ class TlsTerminator:
         except trio.BrokenResourceError:  # the client refused our certificate
             await tcp.aclose()
             return
-        self.handshakes += 1
         back = await trio.open_tcp_stream("127.0.0.1", self.backend_port)
         async with front, back, trio.open_nursery() as nursery:
 
@@ -70,6 +69,15 @@ class TlsTerminator:
             nursery.start_soon(pipe, back, front)
 
 
+async def serve_tcp(
+    nursery: trio.Nursery, handler: Callable[[trio.SocketStream], Awaitable[None]]
+) -> int:
+    """A TCP port on 127.0.0.1 whose connections `handler` serves."""
+    listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), handler, 0)
+    port: int = listeners[0].socket.getsockname()[1]
+    return port
+
+
 async def serve_silence(nursery: trio.Nursery, accepted: Tally) -> int:
     """A TCP port on 127.0.0.1 that takes connections, reads, and never answers (a TLS
     server that hangs in the handshake); every accept is counted in `accepted`."""
@@ -79,6 +87,4 @@ async def serve_silence(nursery: trio.Nursery, accepted: Tally) -> int:
         while await stream.receive_some(4096):
             pass
 
-    listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), handler, 0)
-    port: int = listeners[0].socket.getsockname()[1]
-    return port
+    return await serve_tcp(nursery, handler)
