@@ -1,7 +1,8 @@
 """Why a connection to a playtak server failed, in words (sans-IO).
 
 `classify(step, error, ...)` maps what one step of a connect raised (or `EOFError` when the
-server simply hung up) to a `ConnectFailure`: the cause as a user reads it, and whether
+server simply hung up, `NotAnUpgrade` when its answer could not be read) to a
+`ConnectFailure`: the cause as a user reads it, and whether
 trying again can help. Permanent: a certificate that does not verify or does not match the
 host, a server that does not speak TLS on a wss:// port, a websocket upgrade answered with
 an HTTP status below 500. Everything else (refused, reset, timed out, 5xx, name lookup) is
@@ -40,6 +41,8 @@ class Step(enum.Enum):
 
 @attrs.frozen
 class ConnectFailure:
+    """Why a connect failed, in words, and whether trying again can help."""
+
     step: Step
     cause: str
     permanent: bool
