@@ -16,57 +16,9 @@ from typing import Any, ClassVar
 import attrs
 
 from rules.game import Game
+from tei.driver.limits import Info, Limits
 
-
-@attrs.frozen
-class Limits:
-    """The limits of one search, as TEI `go` gives them (times in milliseconds)."""
-
-    wtime: int | None = None
-    btime: int | None = None
-    winc: int | None = None
-    binc: int | None = None
-    movestogo: int | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    movetime: int | None = None
-    infinite: bool = False
-
-    def clock(self, seat: int) -> tuple[int | None, int]:
-        """(time left, increment) of a seat: even seats read w*, odd seats b*."""
-        if seat % 2 == 0:
-            return self.wtime, self.winc or 0
-        return self.btime, self.binc or 0
-
-    def budget_ms(self, seat: int, moves_left: int = 20) -> float | None:
-        """A simple time budget for this move, or None when only stop/depth/nodes end it."""
-        if self.infinite:
-            return None
-        budgets: list[float] = []
-        if self.movetime is not None:
-            budgets.append(max(1.0, self.movetime * 0.95))
-        left, inc = self.clock(seat)
-        if left is not None:
-            togo = self.movestogo or moves_left
-            share = left / max(1, togo) + inc * 0.8
-            budgets.append(max(1.0, min(share, left * 0.5)))
-        return min(budgets) if budgets else None
-
-
-@attrs.frozen
-class Info:
-    """One progress report of a search; every field optional."""
-
-    depth: int | None = None
-    seldepth: int | None = None
-    score_cp: int | None = None
-    #: "win" / "loss" / "draw" when the search proved the result
-    solved: str | None = None
-    nodes: int | None = None
-    nps: int | None = None
-    time_ms: int | None = None
-    pv: tuple[str, ...] = ()
-    string: str | None = None
+__all__ = ["Bot", "BotOption", "Info", "Limits", "Report", "SeededBot"]
 
 
 @attrs.frozen

@@ -25,9 +25,7 @@ from tei.check_probe import (
     pv_problems,
     second_seat_game,
 )
-from tei.driver import open_engine
-from tei.driver_errors import EngineError
-from tei.driver_options import find_option, normalize_value
+from tei.driver import Engine, EngineError, open_engine
 from tei.protocol import Info, OptionDecl, ProtocolError, ReadyOk, Unknown, parse_engine_line
 from tei.transcript import FROM_ENGINE, Transcript, TranscriptEntry
 
@@ -92,7 +90,7 @@ async def check_options(p: Probe) -> str:
             except ProtocolError as exc:
                 problems.append(str(exc))
     for decl in p.engine.options.values():
-        problem = _declaration_problem(decl)
+        problem = _declaration_problem(p.engine, decl)
         if problem:
             problems.append(problem)
     if problems:
@@ -100,7 +98,7 @@ async def check_options(p: Probe) -> str:
     return f"{len(p.engine.options)} option(s) declared, all well-formed"
 
 
-def _declaration_problem(decl: OptionDecl) -> str:
+def _declaration_problem(engine: Engine, decl: OptionDecl) -> str:
     kind = decl.type.lower()
     if kind not in ("check", "spin", "combo", "button", "string"):
         return f"option {decl.name!r}: unknown type {decl.type!r}"
@@ -109,10 +107,9 @@ def _declaration_problem(decl: OptionDecl) -> str:
     if kind == "spin" and (decl.min is None or decl.max is None):
         return f"option {decl.name!r}: spin without min and max"
     if decl.default is not None and kind != "button":
-        try:
-            normalize_value(decl, decl.default)
-        except ValueError as exc:
-            return f"default not allowed by the declaration: {exc}"
+        why = engine.option_refusal(decl.name, decl.default)
+        if why is not None:
+            return f"default not allowed by the declaration: {why}"
     return ""
 
 
@@ -122,7 +119,7 @@ async def check_game_declared(p: Probe) -> str:
         raise CheckFailed(
             f"the engine plays {', '.join(sorted(games))} (option Game), not {p.game}"
         )
-    if find_option(p.engine.options, "Game") is None:
+    if p.engine.option("Game") is None:
         return "no Game option: a legacy Tak engine"
     return f"Game lists {', '.join(sorted(games))}"
 
@@ -276,7 +273,7 @@ def _komi_value(p: Probe) -> int | None:
     sizes = p.engine.sizes
     if sizes is not None:
         return next((k for k in sizes.halfkomis if k != 0), None)
-    decl = find_option(p.engine.options, "HalfKomi")
+    decl = p.engine.option("HalfKomi")
     if decl is None:
         return None
     if decl.type.lower() == "combo":

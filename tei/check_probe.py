@@ -10,11 +10,10 @@ from typing import Any
 import attrs
 import trio
 
-from rules.game import Game, GameError, IllegalAction
+from rules.game import Game, GameError
 from rules.registry import new_game
-from tei.driver import Engine
-from tei.driver_errors import EngineError, EngineTerminated
-from tei.protocol import BestMove, EngineMessage, Info, IsReady, ReadyOk, parse_engine_line
+from tei.driver import Engine, EngineError, EngineTerminated, IllegalMove, MalformedMove
+from tei.protocol import EngineMessage, Info, IsReady, ReadyOk, parse_engine_line
 from tei.transcript import Transcript
 
 Line = tuple[str, EngineMessage | None]
@@ -81,9 +80,12 @@ class Probe:
             return await self.engine.receive_line()
         except EngineTerminated as exc:
             self.dirty = True
-            code = exc.exit_code
+            if exc.still_running:
+                raise CheckFailed(
+                    f"engine closed its output while waiting for {what} (it still runs)"
+                ) from None
             raise CheckFailed(
-                f"engine terminated while waiting for {what} (exit code {code})"
+                f"engine terminated while waiting for {what} (exit code {exc.exit_code})"
             ) from None
 
     async def send(self, line: str) -> None:
@@ -140,18 +142,11 @@ class Probe:
                 self.pvs.append((game.copy(), line, message.pv))
 
     def check_bestmove(self, game: Game[Any], line: str) -> str:
-        message = parse(line)
-        if not isinstance(message, BestMove) or message.move is None:
-            raise CheckFailed(f"malformed bestmove line {line!r}")
+        """The move of a `bestmove` line, checked by the driver's one bestmove check."""
         try:
-            action = game.parse_action(message.move)
-        except IllegalAction as exc:
-            raise CheckFailed(f"illegal move in {line!r}: {exc}") from None
-        except GameError as exc:
-            raise CheckFailed(f"unparsable move in {line!r}: {exc}") from None
-        if action not in game.legal():
-            raise CheckFailed(f"illegal move in {line!r}: not among the legal actions")
-        return message.move
+            return str(self.engine.check_bestmove(game, line)[1])
+        except (IllegalMove, MalformedMove) as exc:
+            raise CheckFailed(str(exc)) from None
 
 
 def played_out(game: Game[Any], plies: int, seed: int = 7) -> Game[Any]:

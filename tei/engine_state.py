@@ -16,11 +16,12 @@ from typing import Any
 import attrs
 
 from bots import base
-from bots.base import Bot, Limits
+from bots.base import Bot
 from bots.registry import default_bot, make_bot
 from rules.game import Game
 from rules.registry import GAME_NAMES, game_class
 from tei import protocol as p
+from tei.driver import Limits
 from tei.engine_options import HostOption, OptionValueError, from_bot_option, game_options
 from tei.engine_timing import limits_of, search_deadlines
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bots.base import Limits
 from tei import protocol as p
+from tei.driver import Limits
 
 
 def search_deadlines(limits: Limits, seat: int) -> tuple[float | None, float | None]:

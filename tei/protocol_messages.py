@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import attrs
 
+from tei.errors import TeiError
 
-class ProtocolError(ValueError):
+
+class ProtocolError(TeiError, ValueError):
     """A malformed line of a known TEI command; the message quotes the line."""
 
 

@@ -10,8 +10,7 @@ import trio
 from engines.procs import alive, fake, fake_processes
 from engines.toy_game import PlaceGame
 
-from bots.base import Limits
-from tei.driver import PlayResult, Transcript, open_engine
+from tei.driver import Limits, PlayResult, Transcript, open_engine
 from tei.transcript import TO_ENGINE, TranscriptEntry
 
 

@@ -9,7 +9,6 @@ import trio
 from engines.procs import alive, fake, fake_processes
 from engines.toy_game import PlaceGame
 
-from bots.base import Limits
 from tei.driver import (
     EngineOptionError,
     EngineProtocolError,
@@ -17,6 +16,7 @@ from tei.driver import (
     EngineTerminated,
     EngineTimeout,
     IllegalMove,
+    Limits,
     MalformedMove,
     Transcript,
     open_engine,

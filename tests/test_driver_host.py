@@ -6,9 +6,8 @@ import sys
 
 import trio
 
-from bots.base import Limits
 from rules.registry import new_game
-from tei.driver import Transcript, open_engine
+from tei.driver import Limits, Transcript, open_engine
 from tei.transcript import TO_ENGINE
 
 HOST = [sys.executable, "-m", "tei", "engine"]

@@ -10,8 +10,7 @@ import trio
 from engines.procs import alive, fake, fake_processes, group_members
 from engines.toy_game import PlaceGame
 
-from bots.base import Limits
-from tei.driver import EngineTerminated, Transcript, open_engine
+from tei.driver import EngineTerminated, Limits, Transcript, open_engine
 from tei.transcript import STDERR
 
 

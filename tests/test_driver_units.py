@@ -1,4 +1,4 @@
-"""Pure parts of the driver: option rules, new-game plans, go building, lines, transcripts."""
+"""Pure parts of the driver: option rules, new-game plans, lines, transcripts."""
 
 from __future__ import annotations
 
@@ -8,17 +8,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bots.base import Limits
-from tei.driver_options import (
+from tei.driver.options import (
     OptionRefused,
-    build_go,
     declared_games,
     find_option,
     normalize_value,
     plan_new_game,
 )
-from tei.driver_process import LineSplitter
-from tei.protocol import Go, OptionDecl, SizeDecl, TeiNewGame
+from tei.driver.process import LineSplitter
+from tei.protocol import OptionDecl, SizeDecl, TeiNewGame
 from tei.transcript import Transcript, TranscriptEntry
 
 KOMI_COMBO = OptionDecl("HalfKomi", "combo", "0", vars=("0", "4"))
@@ -124,25 +122,6 @@ def test_v1_engines_get_komi_in_teinewgame() -> None:
         plan_new_game("tak", {"size": "7"}, {}, sizes)
     with pytest.raises(OptionRefused, match="half-komi"):
         plan_new_game("tak", {"size": "5", "halfkomi": "2"}, {}, sizes)
-
-
-def test_go_sends_clock_fields_and_never_negative_times() -> None:
-    go = build_go(Limits(wtime=-50, btime=3000, winc=0, binc=0), seat=0, players=2)
-    assert go == Go(wtime=0, btime=3000, winc=0, binc=0)
-    assert go.to_line() == "go wtime 0 btime 3000 winc 0 binc 0"
-
-
-def test_go_uses_what_the_caller_asks() -> None:
-    assert build_go(Limits(movetime=200), 0, 2) == Go(movetime=200)
-    assert build_go(Limits(depth=3), 1, 2) == Go(depth=3)
-    assert build_go(Limits(nodes=1000), 1, 2) == Go(nodes=1000)
-    assert build_go(Limits(), 0, 2) == Go(infinite=True)
-
-
-def test_more_than_two_seats_get_the_acting_clock_in_both_fields() -> None:
-    limits = Limits(wtime=5000, btime=7000, winc=10, binc=20)
-    assert build_go(limits, seat=1, players=3) == Go(wtime=7000, btime=7000, winc=20, binc=20)
-    assert build_go(limits, seat=2, players=3) == Go(wtime=5000, btime=5000, winc=10, binc=10)
 
 
 def test_line_splitter_handles_crlf_partial_and_bad_bytes() -> None:

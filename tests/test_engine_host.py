@@ -19,10 +19,11 @@ import attrs
 import pytest
 from engine_pipe import EnginePipe
 
-from bots.base import Bot, Info, Limits, Report
+from bots.base import Bot, Report
 from bots.random_bot import RandomBot
 from rules.game import Game
 from rules.registry import game_class
+from tei.driver import Info, Limits
 from tei.engine_options import from_bot_option
 
 HERE = Path(__file__).resolve().parent

@@ -8,8 +8,9 @@ from typing import Any, ClassVar, Self
 
 import pytest
 
-from bots.base import Bot, BotOption, Info, Limits, Report
+from bots.base import Bot, BotOption, Report
 from rules.game import Game, GameError, IllegalAction, NotationError, Options, Outcome
+from tei.driver import Info, Limits
 from tei.engine_state import (
     Exit,
     HostConfig,

@@ -8,10 +8,10 @@ import threading
 
 import pytest
 
-from bots.base import Limits
 from rules.game import GameError, Outcome
 from rules.registry import game_class
 from tei.cli import SUBCOMMANDS
+from tei.driver import Limits
 
 
 def test_help_lists_every_subcommand() -> None:

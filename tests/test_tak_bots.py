@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from bots.base import Info, Limits
 from bots.registry import make_bot
 from bots.tak_eval import evaluate, win_squares
 from bots.tak_time import plan
 from rules.tak.game import TakGame
 from rules.tak.roads import road
+from tei.driver import Info, Limits
 
 WAIT = 30.0  # liveness limit for threads only, never a timing assertion
 

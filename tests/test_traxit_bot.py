@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bots.base import Info, Limits
 from bots.registry import make_bot
 from bots.traxit_searcher import AlphaBetaSearcher, MaxNSearcher
 from rules.traxit.game import TraxitGame
 from rules.traxit.state import legal
+from tei.driver import Info, Limits
 
 POSITIONS = {
     "setup": "TX 8/8/2x2x2/8/8/2x2x2/8/8 R@S,G@N R:place 1.1 ffff,ffff 0,0 00",

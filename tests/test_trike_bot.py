@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bots.base import Info, Limits
 from bots.registry import default_bot, make_bot
 from bots.trike_bitboard import BitEval
 from bots.trike_eval import TEMPO, evaluate, region
@@ -17,6 +16,7 @@ from bots.trike_search import TrikeSearchBot
 from bots.trike_searcher import Searcher
 from rules.registry import new_game
 from rules.trike.game import TrikeGame
+from tei.driver import Info, Limits
 
 
 def think(

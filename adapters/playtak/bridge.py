@@ -37,7 +37,6 @@ from adapters.playtak.notation import ServerMove
 from adapters.playtak.session import NotConnected, Session, first_leaf
 from rules.game import GameError
 from tei.driver import Engine
-from tei.driver_options import OptionRefused, plan_new_game
 from tei.seat import EngineSeat, Launch, NewGame, SeatFault, SeatUnavailable, seat_limits
 
 log = logging.getLogger("playtak.bridge")
@@ -63,14 +62,9 @@ class BridgeError(PlaytakError):
     """The bridge cannot do what it was asked (e.g. the engine cannot play the seek)."""
 
 
-def engine_refusal(engine: Engine, size: int, komi: int) -> str | None:
-    """Why the engine cannot play this size and komi (half-flats), or None if it can."""
-    rules = {"size": str(size), "halfkomi": str(komi)}
-    try:
-        plan_new_game("tak", rules, engine.options, engine.sizes)
-    except OptionRefused as exc:
-        return str(exc)
-    return None
+def seek_rules(size: int, komi: int) -> dict[str, str]:
+    """The rules options of a game's size and komi (half-flats)."""
+    return {"size": str(size), "halfkomi": str(komi)}
 
 
 class Bridge:
@@ -117,7 +111,7 @@ class Bridge:
                         f"cannot start {list(self.launch.argv)}: {exc.cause}"
                     ) from None
                 seek = self.settings.seek
-                why = engine_refusal(engine, seek.size, seek.komi) if seek else None
+                why = engine.refusal("tak", seek_rules(seek.size, seek.komi)) if seek else None
                 if seek and why:
                     raise BridgeError(f"the engine cannot play the seek {seek.to_line()!r}: {why}")
                 nursery.start_soon(self.session.run, self)
@@ -220,7 +214,7 @@ class Bridge:
                     if seek.name.lower() != wanted or not for_us:
                         continue
                     engine = self.seat.engine if self.seat is not None else None
-                    why = engine and engine_refusal(engine, seek.size, seek.komi)
+                    why = engine and engine.refusal("tak", seek_rules(seek.size, seek.komi))
                     if why:
                         log.info("not accepting seek %d: %s", seek.no, why)
                         continue
@@ -502,8 +496,8 @@ class Bridge:
     def _new_game(engine: Engine, live: LiveGame) -> NewGame:
         """The engine's new game for a server game (without komi when it has none)."""
         start = live.start
-        rules = {"size": str(start.size), "halfkomi": str(start.komi)}
-        why = engine_refusal(engine, start.size, start.komi)
+        rules = seek_rules(start.size, start.komi)
+        why = engine.refusal("tak", rules)
         if why is not None and start.komi:
             log.warning("the engine cannot play komi %d (%s): playing without", start.komi, why)
             del rules["halfkomi"]

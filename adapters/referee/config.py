@@ -15,7 +15,7 @@ import attrs
 from adapters.referee.clock import TimeControl, TimeControlError
 from adapters.referee.engines import EngineSpec, MatchError
 from adapters.referee.sprt import Sprt, SprtError
-from tei.driver_options import DEFAULT_SIZES
+from tei.driver import default_size
 
 #: keys an engine entry may have (plus option.NAME=VALUE)
 ENGINE_KEYS = (
@@ -233,8 +233,9 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
             raise MatchError(f"{key} is a Traxit rule; {game} has none (drop {flag})")
     if game == "traxit" and "size" in rules:
         raise MatchError("Traxit is played on a fixed 8x8 board (drop --size)")
-    if game in DEFAULT_SIZES:  # the size the engines are told is the size judged
-        rules.setdefault("size", str(DEFAULT_SIZES[game]))
+    size = default_size(game)
+    if size is not None:  # the size the engines are told is the size judged
+        rules.setdefault("size", str(size))
     each = dict(s["each"] or {})
     entries = list(s["engines"] or [])
     if len(entries) < 2:

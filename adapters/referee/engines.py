@@ -13,7 +13,6 @@ import trio
 from adapters.referee.clock import TimeControl
 from adapters.referee.errors import RefereeError
 from tei.driver import Engine, EngineError, Transcript, open_engine
-from tei.driver_options import OptionRefused, find_option, normalize_value, plan_new_game
 from tei.seat import Launch
 
 
@@ -49,19 +48,16 @@ class EngineSpec:
 
 def check_engine(engine: Engine, spec: EngineSpec, game: str, rules: Mapping[str, str]) -> None:
     """MatchError when the engine cannot play this match (game, komi, rules, options)."""
-    try:
-        plan_new_game(game, rules, engine.options, engine.sizes)
-    except OptionRefused as exc:
-        raise MatchError(f"engine {spec.name!r} cannot play this match: {exc}") from None
+    why = engine.refusal(game, rules)
+    if why is not None:
+        raise MatchError(f"engine {spec.name!r} cannot play this match: {why}")
     for name, value in spec.options:
-        decl = find_option(engine.options, name)
-        if decl is None:
+        if engine.option(name) is None:
             known = ", ".join(engine.options) or "none"
             raise MatchError(f"engine {spec.name!r} has no option {name!r} (declared: {known})")
-        try:
-            normalize_value(decl, value)
-        except OptionRefused as exc:
-            raise MatchError(f"engine {spec.name!r}: {exc}") from None
+        why = engine.option_refusal(name, value)
+        if why is not None:
+            raise MatchError(f"engine {spec.name!r}: {why}")
 
 
 async def probe_engines(

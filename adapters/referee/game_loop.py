@@ -30,8 +30,7 @@ from adapters.referee.openings import Opening
 from adapters.referee.records import GameRecord, MoveNote, score_comment, traxit_notes
 from adapters.referee.schedule import Pairing
 from rules.game import Game, Outcome
-from tei.driver import PlayResult
-from tei.driver_options import DEFAULT_SIZES
+from tei.driver import PlayResult, default_size
 from tei.seat import EngineSeat, FaultKind, NewGame, SeatFault
 
 NORMAL = "normal"
@@ -89,7 +88,7 @@ class GameResult:
 def _tag_size(game: str, rules: Mapping[str, str]) -> str | None:
     if "size" in rules:
         return rules["size"]
-    size = DEFAULT_SIZES.get(game)
+    size = default_size(game)
     return None if size is None else str(size)
 
 

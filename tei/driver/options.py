@@ -1,15 +1,17 @@
-"""Pure rules for engine options: matching declared names, checking values, and what a new
-game needs to send (which options, which `teinewgame`), refused up front when the engine
-cannot play the requested rules."""
+"""Pure rules for engine options: matching declared names, the one value validator, and
+what a new game needs to send (which options, which `teinewgame`), refused up front when
+the engine cannot play the requested rules."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 import attrs
 
-from bots.base import Limits
-from tei.protocol import Go, OptionDecl, SizeDecl, TeiNewGame
+from rules.game import GameError
+from rules.registry import new_game
+from tei.protocol import OptionDecl, SizeDecl, TeiNewGame
 
 #: rules option key -> (TEI option name, value meaning "not needed")
 RULE_OPTIONS: dict[str, tuple[str, str]] = {
@@ -19,11 +21,20 @@ RULE_OPTIONS: dict[str, tuple[str, str]] = {
     "shortgame": ("ShortGame", "false"),
 }
 
-#: board size sent with `teinewgame` when the rules options give none
-DEFAULT_SIZES: dict[str, int] = {"tak": 5, "trike": 13}
 
 _TRUE = ("true", "1", "yes", "on")
 _FALSE = ("false", "0", "no", "off")
+
+
+@functools.cache
+def default_size(game: str) -> int | None:
+    """The board size a game's core starts with when no `size` is given (None: the game
+    has no size, e.g. Traxit, or is unknown); sent with `teinewgame` by default."""
+    try:
+        size = getattr(new_game(game), "size", None)
+    except GameError:
+        return None
+    return size if isinstance(size, int) else None
 
 
 class OptionRefused(ValueError):
@@ -143,7 +154,7 @@ def plan_new_game(
         raise OptionRefused(
             "Game", f"the engine declares no Game option, so it plays only tak, not {game}"
         )
-    size: int | None = DEFAULT_SIZES.get(game)
+    size: int | None = default_size(game)
     halfkomi = 0
     for key, value in rules.items():
         key = key.strip().lower()
@@ -176,43 +187,3 @@ def plan_new_game(
             raise OptionRefused("HalfKomi", f"the engine plays half-komi {komis}, not {halfkomi}")
         return NewGamePlan(tuple(settings), TeiNewGame(size, halfkomi, v1=True))
     return NewGamePlan(tuple(settings), TeiNewGame(size))
-
-
-def _clamp(value: int | None) -> int | None:
-    return None if value is None else max(0, int(value))
-
-
-def build_go(limits: Limits, seat: int, players: int) -> Go:
-    """The `go` for these limits, as the engine needs it.
-
-    Clock fields are sent as given (never negative); with more than two seats the acting
-    seat's clock goes in both wtime and btime (and its increment in winc and binc). Fields
-    the caller did not set are not sent; a Limits with no field at all becomes
-    `go infinite` (a bare `go` crashes some engines).
-    """
-    wtime, btime = _clamp(limits.wtime), _clamp(limits.btime)
-    winc, binc = _clamp(limits.winc), _clamp(limits.binc)
-    if players > 2 and (wtime, btime, winc, binc) != (None, None, None, None):
-        own, inc = limits.clock(seat)
-        wtime = btime = _clamp(own)
-        winc = binc = max(0, inc)
-    go = Go(
-        wtime=wtime,
-        btime=btime,
-        winc=winc,
-        binc=binc,
-        movestogo=None if limits.movestogo is None else max(1, limits.movestogo),
-        depth=None if limits.depth is None else max(1, limits.depth),
-        nodes=None if limits.nodes is None else max(1, limits.nodes),
-        movetime=_clamp(limits.movetime),
-        infinite=limits.infinite,
-    )
-    if go == Go():
-        return Go(infinite=True)
-    return go
-
-
-def is_open_ended(go: Go) -> bool:
-    """True when only `stop` ends this search."""
-    bounded = (go.wtime, go.btime, go.movetime, go.depth, go.nodes)
-    return go.infinite or all(v is None for v in bounded)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tei.errors import TeiError
+
 
 def _tail(stderr: Sequence[str], lines: int = 5) -> str:
     if not stderr:
@@ -12,7 +14,7 @@ def _tail(stderr: Sequence[str], lines: int = 5) -> str:
     return "; stderr: " + " | ".join(shown)
 
 
-class EngineError(Exception):
+class EngineError(TeiError):
     """Base of every driver error. `engine` is the engine's name."""
 
     def __init__(self, engine: str, message: str) -> None:
@@ -23,7 +25,8 @@ class EngineError(Exception):
 class EngineTerminated(EngineError):
     """The engine process exited or closed its output; `exit_code` is None if unknown.
 
-    A negative exit code is the signal that ended it (as in subprocess).
+    A negative exit code is the signal that ended it (as in subprocess). `still_running`
+    is set when the engine closed its output but its process had not exited.
     """
 
     def __init__(
@@ -32,11 +35,18 @@ class EngineTerminated(EngineError):
         exit_code: int | None,
         doing: str = "",
         stderr: Sequence[str] = (),
+        *,
+        still_running: bool = False,
     ) -> None:
-        code = "unknown exit code" if exit_code is None else f"exit code {exit_code}"
         where = f" while {doing}" if doing else ""
-        super().__init__(engine, f"terminated{where} ({code}){_tail(stderr)}")
+        if still_running:
+            what = f"closed its output{where} (the process still runs)"
+        else:
+            code = "unknown exit code" if exit_code is None else f"exit code {exit_code}"
+            what = f"terminated{where} ({code})"
+        super().__init__(engine, what + _tail(stderr))
         self.exit_code = exit_code
+        self.still_running = still_running
         self.stderr = tuple(stderr)
 
 

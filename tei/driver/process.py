@@ -2,12 +2,15 @@
 nothing behind.
 
 The process is started in a new session (so it has its own process group and a Ctrl-C in
-the terminal does not reach it). Stdout lines are read by a background task into a channel;
-stderr lines are kept (the last N) for error messages and logged with the engine name.
-`shutdown` sends `quit`, waits, then SIGTERM and SIGKILL to the whole group; it runs
-shielded from cancellation and always ends with a SIGKILL to the group so that helper
-processes the engine started die with it. An `atexit` hook kills groups still alive if the
-interpreter exits without running the shutdown.
+the terminal does not reach it), with a parent-death signal (SIGKILL when our process
+dies, on Linux) and a marker in its environment that its descendants inherit. Stdout lines
+are read by a background task, fed to `on_line` in the order they arrive, and the results
+queued; stderr lines are kept (the last N) for error messages and logged with the engine
+name. A third task waits for the process itself to exit: then everything it started is
+killed, so that its output ends even when a descendant held it open. `shutdown` sends
+`quit`, waits, then SIGTERM and SIGKILL to the whole group, and kills every descendant
+(see `tei.driver.reaper`); it runs shielded from cancellation. An `atexit` hook kills what
+is still alive if the interpreter exits without running the shutdown.
 """
 
 from __future__ import annotations
@@ -19,12 +22,15 @@ import logging
 import os
 import signal
 import subprocess
-from collections.abc import Mapping, Sequence
+import uuid
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 import trio
 
-from tei.driver_errors import EngineTerminated
+from tei.driver.errors import EngineTerminated
+from tei.driver.reaper import MARKER, kill_tree, preexec, wait_gone
 from tei.transcript import FROM_ENGINE, STDERR, TO_ENGINE, Transcript
 
 log = logging.getLogger("tei.driver")
@@ -32,54 +38,23 @@ log = logging.getLogger("tei.driver")
 #: longest line kept from an engine; the rest of a longer line is dropped
 MAX_LINE = 1 << 20
 
-_LIVE_GROUPS: set[int] = set()
+#: seconds the output of an engine that exited may take to end after its descendants
+#: were killed, before it is closed by force
+EXIT_DRAIN = 1.0
+
+E = TypeVar("E")
+
+#: (process group, marker) of engines not shut down yet
+_LIVE: dict[int, str] = {}
 
 
-def _kill_live_groups() -> None:
-    for pgid in list(_LIVE_GROUPS):
-        _killpg(pgid, signal.SIGKILL)
-    _LIVE_GROUPS.clear()
+def _kill_live() -> None:
+    for pgid, marker in list(_LIVE.items()):
+        kill_tree(pgid, marker)
+    _LIVE.clear()
 
 
-atexit.register(_kill_live_groups)
-
-
-def _killpg(pgid: int, sig: int) -> bool:
-    """Signal a process group; False when it no longer exists."""
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return False
-    return True
-
-
-def _group_alive(pgid: int) -> bool:
-    """True while a process of the group is alive (zombies, reaped by others, are dead)."""
-    try:
-        os.killpg(pgid, 0)
-    except (ProcessLookupError, PermissionError):
-        return False
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return True
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] != "Z":
-            return True
-    return False
-
-
-async def _wait_group_gone(pgid: int, timeout: float) -> None:
-    with trio.move_on_after(timeout):
-        while _group_alive(pgid):
-            await trio.sleep(0.01)
+atexit.register(_kill_live)
 
 
 class LineSplitter:
@@ -122,24 +97,93 @@ class LineSplitter:
         return raw.decode("utf-8", errors="replace").rstrip("\r")
 
 
-class EngineProcess:
-    """A started engine process with line-based I/O. Create with `start` inside a nursery."""
+class Child:
+    """A child process with trio streams on its stdin, stdout and stderr.
+
+    It is started from the thread running trio (not a worker thread), so that its
+    parent-death signal fires only when that thread ends. One task (`watch`) waits for
+    its exit; `wait` waits for that.
+    """
+
+    def __init__(self, popen: subprocess.Popen[bytes], fds: tuple[int, int, int]) -> None:
+        self.popen = popen
+        self.pid = popen.pid
+        self.stdin = trio.lowlevel.FdStream(fds[0])
+        self.stdout = trio.lowlevel.FdStream(fds[1])
+        self.stderr = trio.lowlevel.FdStream(fds[2])
+        self.exited = trio.Event()
+
+    @classmethod
+    def spawn(cls, argv: Sequence[str], **options: Any) -> Child:
+        ours: list[int] = []
+        theirs: list[int] = []
+        try:
+            for to_child in (True, False, False):
+                read, write = os.pipe()
+                ours.append(write if to_child else read)
+                theirs.append(read if to_child else write)
+            popen = subprocess.Popen(
+                list(argv), stdin=theirs[0], stdout=theirs[1], stderr=theirs[2], **options
+            )
+        except BaseException:
+            for fd in ours:
+                os.close(fd)
+            raise
+        finally:
+            for fd in theirs:
+                os.close(fd)
+        return cls(popen, (ours[0], ours[1], ours[2]))
+
+    @property
+    def returncode(self) -> int | None:
+        return self.popen.returncode
+
+    async def watch(self) -> None:
+        """Wait for the process to exit and reap it (the only task doing so)."""
+        try:
+            if hasattr(os, "pidfd_open"):
+                fd = os.pidfd_open(self.pid)
+                try:
+                    await trio.lowlevel.wait_readable(fd)
+                finally:
+                    os.close(fd)
+                self.popen.wait()
+            else:
+                await trio.to_thread.run_sync(self.popen.wait, abandon_on_cancel=True)
+        finally:
+            if self.popen.poll() is not None:
+                self.exited.set()
+
+    async def wait(self) -> int:
+        await self.exited.wait()
+        assert self.popen.returncode is not None
+        return self.popen.returncode
+
+
+class EngineProcess(Generic[E]):
+    """A started engine process with line-based I/O. Create with `start` inside a nursery;
+    each stdout line goes through `on_line` and what it returns is queued for `receive`."""
 
     def __init__(
         self,
-        process: trio.Process,
+        process: Child,
         name: str,
+        marker: str,
+        on_line: Callable[[str], E],
         transcript: Transcript | None,
         stderr_lines: int,
     ) -> None:
         self.process = process
         self.name = name
+        self.marker = marker
         self.transcript = transcript
         self.stderr: collections.deque[str] = collections.deque(maxlen=max(1, stderr_lines))
+        self._on_line = on_line
         self._send_lock = trio.Lock()
-        self._lines_in, self._lines_out = trio.open_memory_channel[str](1000)
+        self._lines_in, self._lines_out = trio.open_memory_channel[E](1000)
+        self._stdout_done = trio.Event()
         self.eof = False
-        _LIVE_GROUPS.add(process.pid)
+        _LIVE[process.pid] = marker
 
     @classmethod
     async def start(
@@ -147,27 +191,31 @@ class EngineProcess:
         nursery: trio.Nursery,
         argv: Sequence[str],
         *,
+        on_line: Callable[[str], E],
         name: str,
         cwd: str | Path | None = None,
         env: Mapping[str, str] | None = None,
         transcript: Transcript | None = None,
         stderr_lines: int = 200,
-    ) -> EngineProcess:
+    ) -> EngineProcess[E]:
+        marker = uuid.uuid4().hex
+        environment = dict(os.environ if env is None else env)
+        environment[MARKER] = marker
         try:
-            process = await trio.lowlevel.open_process(
-                list(argv),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+            process = Child.spawn(
+                argv,
                 start_new_session=True,
+                preexec_fn=preexec(os.getpid()),
                 cwd=cwd,
-                env=None if env is None else dict(env),
+                env=environment,
             )
         except OSError as exc:
             raise EngineTerminated(name, None, f"starting {list(argv)!r}", [str(exc)]) from exc
-        engine = cls(process, name, transcript, stderr_lines)
+        engine = cls(process, name, marker, on_line, transcript, stderr_lines)
         nursery.start_soon(engine._pump_stdout)
         nursery.start_soon(engine._pump_stderr)
+        nursery.start_soon(process.watch)
+        nursery.start_soon(engine._watch_exit)
         return engine
 
     @property
@@ -184,7 +232,6 @@ class EngineProcess:
 
     async def _pump_stdout(self) -> None:
         stream = self.process.stdout
-        assert stream is not None
         splitter = LineSplitter()
         try:
             async with self._lines_in:
@@ -196,15 +243,16 @@ class EngineProcess:
                     lines = splitter.feed(data) if data else splitter.flush()
                     for line in lines:
                         self._record(FROM_ENGINE, line)
-                        await self._lines_in.send(line)
+                        await self._lines_in.send(self._on_line(line))
                     if not data:
                         return
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             return
+        finally:
+            self._stdout_done.set()
 
     async def _pump_stderr(self) -> None:
         stream = self.process.stderr
-        assert stream is not None
         splitter = LineSplitter(max_line=4096)
         while True:
             try:
@@ -218,11 +266,24 @@ class EngineProcess:
             if not data:
                 return
 
+    async def _watch_exit(self) -> None:
+        """When the process itself exits, its output must end even if a descendant holds
+        it: kill what it started, let the pump read what is left, then close the pipe."""
+        await self.process.wait()
+        if self._stdout_done.is_set():
+            return
+        kill_tree(self.process.pid, self.marker)
+        with trio.move_on_after(EXIT_DRAIN):
+            await self._stdout_done.wait()
+        if not self._stdout_done.is_set():
+            log.warning("%s exited but its output stays open; closing it", self.name)
+            with contextlib.suppress(trio.ClosedResourceError, OSError):
+                await self.process.stdout.aclose()
+
     async def send_line(self, line: str) -> None:
         """Write one line to the engine; EngineTerminated if its input is closed."""
         self._record(TO_ENGINE, line)
         stream = self.process.stdin
-        assert stream is not None
         try:
             async with self._send_lock:
                 await stream.send_all((line + "\n").encode("utf-8"))
@@ -230,8 +291,8 @@ class EngineProcess:
             code = await self.exit_code(0.5)
             raise EngineTerminated(self.name, code, f"sending {line!r}", self.stderr) from exc
 
-    async def receive_line(self) -> str | None:
-        """The next stdout line, or None once the engine closed its output."""
+    async def receive(self) -> E | None:
+        """What `on_line` made of the next stdout line, or None once the output ended."""
         if self.eof:
             return None
         try:
@@ -239,6 +300,18 @@ class EngineProcess:
         except (trio.EndOfChannel, trio.ClosedResourceError):
             self.eof = True
             return None
+
+    def receive_ready(self) -> list[E]:
+        """Everything already queued, without waiting."""
+        ready: list[E] = []
+        while not self.eof:
+            try:
+                ready.append(self._lines_out.receive_nowait())
+            except trio.WouldBlock:
+                break
+            except (trio.EndOfChannel, trio.ClosedResourceError):
+                self.eof = True
+        return ready
 
     async def exit_code(self, wait: float) -> int | None:
         """The exit code, waiting up to `wait` seconds for the process to end."""
@@ -250,7 +323,8 @@ class EngineProcess:
     async def shutdown(
         self, quit_line: str | None = "quit", quit_grace: float = 1.0, term_grace: float = 1.0
     ) -> int | None:
-        """quit -> grace -> SIGTERM to the group -> grace -> SIGKILL; returns the exit code.
+        """quit -> grace -> SIGTERM to the group -> grace -> SIGKILL to the group and every
+        descendant; returns the exit code.
 
         Shielded from cancellation; bounded by the two graces plus a few seconds.
         """
@@ -267,24 +341,21 @@ class EngineProcess:
             else:
                 await self._close_stdin()
             if process.returncode is None:
-                _killpg(process.pid, signal.SIGTERM)
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, signal.SIGTERM)
                 with trio.move_on_after(term_grace):
                     await process.wait()
-            if process.returncode is None:
-                _killpg(process.pid, signal.SIGKILL)
-                with trio.move_on_after(5.0):
-                    await process.wait()
-            # helpers the engine started may outlive it: the group dies with the engine
-            if _killpg(process.pid, signal.SIGKILL):
-                await _wait_group_gone(process.pid, 1.0)
-            _LIVE_GROUPS.discard(process.pid)
+            # helpers the engine started may outlive it: they die with the engine
+            killed = kill_tree(process.pid, self.marker)
+            with trio.move_on_after(5.0):
+                await process.wait()
+            await wait_gone(killed, 1.0)
+            _LIVE.pop(process.pid, None)
             self._lines_out.close()
         return self.process.returncode
 
     async def _close_stdin(self) -> None:
         stream = self.process.stdin
-        if stream is None:
-            return
         try:
             with trio.move_on_after(0.2):
                 await stream.aclose()

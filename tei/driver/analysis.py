@@ -3,26 +3,25 @@
 from __future__ import annotations
 
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import trio
 
-from bots.base import Limits
-from rules.game import Game
-from tei.driver_errors import EngineTimeout
-from tei.protocol import BestMove, Info, Stop
+from tei.driver.connection import SearchEnded, SearchInfo, Violation
+from tei.driver.errors import EngineProtocolError, EngineTimeout
+from tei.protocol import BestMove, Go, Info, Position
 
 if TYPE_CHECKING:
-    from tei.driver import Engine
+    from tei.driver.engine import Engine
 
 
 class Analysis:
     """An analysis search: iterate for its `Info`; `bestmove` is set when it has ended."""
 
-    def __init__(self, engine: Engine, game: Game[Any], limits: Limits) -> None:
+    def __init__(self, engine: Engine, position: Position, go: Go) -> None:
         self.engine = engine
-        self.position = engine.position_message(game)
-        self.go = engine.go_message(game, limits)
+        self.position = position
+        self.go = go
         self.started = False
         self.done = False
         self.bestmove: str | None = None
@@ -40,14 +39,18 @@ class Analysis:
     async def __anext__(self) -> Info:
         await self.start()
         while not self.done:
-            line, message = await self.engine._next("info")
-            if isinstance(message, Info):
-                self.last = message
-                return message
-            ends = isinstance(message, BestMove) or line.split()[:1] == ["bestmove"]
-            if ends and not self.engine.searching:
+            event = await self.engine._next("info")
+            if isinstance(event, SearchInfo) and isinstance(event.message, Info):
+                if event.current:
+                    self.last = event.message
+                    return event.message
+            elif isinstance(event, SearchEnded) and event.current:
                 self.done = True
-                self.bestmove = message.move if isinstance(message, BestMove) else None
+                best = event.bestmove
+                self.bestmove = best.move if isinstance(best, BestMove) else None
+            elif isinstance(event, Violation):
+                self.done = True
+                raise EngineProtocolError(self.engine.name, event.line, event.why)
         raise StopAsyncIteration
 
     async def stop(self, grace: float = 2.0) -> str | None:
@@ -56,7 +59,7 @@ class Analysis:
             self.done = True
             return None
         if not self.done:
-            await self.engine.send(Stop())
+            await self.engine.send_stop()
             with trio.move_on_after(grace) as scope:
                 while not self.done:
                     try:
