@@ -27,7 +27,7 @@ from tei.check_probe import (
 )
 from tei.driver import Engine, EngineError, open_engine
 from tei.protocol import Info, OptionDecl, ProtocolError, ReadyOk, Unknown, parse_engine_line
-from tei.transcript import FROM_ENGINE, Transcript, TranscriptEntry
+from tei.transcript import FROM_ENGINE, TO_ENGINE, Transcript, TranscriptEntry
 
 #: the info keys whose values the codec checks; a skipped one had a malformed value
 _INFO_KEYS = frozenset(
@@ -205,20 +205,41 @@ async def check_go_bare(p: Probe) -> str:
 async def check_isready_during_search(p: Probe) -> str:
     await p.ready()
     game = played_out(p.fresh_game(), 2)
+    mark = p.transcript.count
     await p.send(p.engine.position_message(game).to_line())
     await p.send("go infinite")
-    await p.quiet(0.1)
+    lines = await p.quiet(0.1)
     await p.send("isready")
-    lines = await p.collect(lambda _, m: isinstance(m, ReadyOk), "readyok during search", p.timeout)
-    if any(is_bestmove(line) for line, _ in lines):
+    lines += await p.collect(
+        lambda _, m: isinstance(m, ReadyOk), "readyok during search", p.timeout
+    )
+    early = [line for line, _ in lines if is_bestmove(line)]
+    if early:
         p.dirty = True
-        raise CheckFailed("the search ended (bestmove) when isready came")
+        raise CheckFailed(f"{early[0]!r} before stop: the search ended when isready came")
     await p.send("stop")
-    lines += await p.collect(lambda line, _: is_bestmove(line), "bestmove after stop", p.timeout)
+    try:
+        lines += await p.collect(
+            lambda line, _: is_bestmove(line), "bestmove after stop", p.timeout
+        )
+    except CheckFailed:
+        _no_bestmove_before_stop(p, mark)
+        raise
+    _no_bestmove_before_stop(p, mark)
     p.note_pvs(game, lines)
     p.check_bestmove(game, lines[-1][0])
     await p.sync("readyok (and no second bestmove) after stop")
     return "readyok while searching, search went on until stop"
+
+
+def _no_bestmove_before_stop(p: Probe, mark: int) -> None:
+    """CheckFailed naming a `bestmove` that arrived (since `mark`) before `stop` was sent."""
+    for entry in p.transcript.since(mark):
+        if entry.direction == TO_ENGINE and entry.line.strip() == "stop":
+            return
+        if entry.direction == FROM_ENGINE and is_bestmove(entry.line):
+            p.dirty = True
+            raise CheckFailed(f"{entry.line!r} before stop: 'go infinite' must search until stop")
 
 
 async def check_stop_when_idle(p: Probe) -> str:
@@ -332,8 +353,13 @@ FATAL = frozenset({"isready"})
 SESSION_CHECKS = ("info lines parse", "pv moves legal", "only TEI lines on stdout")
 
 
+def printable(text: str) -> str:
+    """`text` with control characters escaped (`\\u001b`), safe to print on a terminal."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
+
+
 def _excerpt(entries: Sequence[TranscriptEntry], lines: int = 14) -> tuple[str, ...]:
-    return tuple(e.to_line() for e in list(entries)[-lines:])
+    return tuple(printable(e.to_line()) for e in list(entries)[-lines:])
 
 
 def _session_checks(
@@ -465,7 +491,10 @@ async def check_engine(
                 name = CHECKS[index][0]
                 index += 1
                 add(CheckResult(name, False, f"engine restart failed: {exc}", excerpt))
-    for result in _session_checks(transcript.since(first_entry), pvs):
+    session = _session_checks(transcript.since(first_entry), pvs)
+    if not handshaken:
+        session = [CheckResult(n, False, "not run: the handshake failed") for n in SESSION_CHECKS]
+    for result in session:
         if result.name in skip:
             result = CheckResult(result.name, True, "skipped on request", skipped=True)
         add(result)

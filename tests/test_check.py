@@ -12,7 +12,7 @@ import pytest
 import trio
 from engines.procs import fake, fake_processes
 
-from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine
+from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine, printable
 
 ALL = ["handshake", *(name for name, _ in CHECKS), *SESSION_CHECKS]
 HOST = [sys.executable, "-m", "tei", "engine"]
@@ -75,6 +75,8 @@ BROKEN: list[tuple[tuple[str, ...], str, str, str | None]] = [
     (("--mode", "garbage"), "tak", "only TEI lines on stdout", "go depth"),
     (("--mode", "bad-pv"), "tak", "pv moves legal", "info lines parse"),
     (("--mode", "crash"), "tak", "go wtime btime winc binc", "isready"),
+    (("--mode", "bestmove-on-isready"), "tak", "isready during search", "go depth"),
+    (("--mode", "close-stdout"), "tak", "go wtime btime winc binc", "isready"),
 ]
 
 
@@ -113,6 +115,33 @@ async def test_each_check_can_fail() -> None:
     assert problems == []
     assert {failing for _, _, failing, _ in BROKEN} == set(ALL)
     assert fake_processes() == []
+
+
+async def test_after_a_failed_handshake_nothing_else_passes() -> None:
+    results = await check_engine(fake("exit-at-start"), timeout=SHORT)
+    assert [r.name for r in results] == ALL
+    assert not results[0].passed
+    assert all(not r.passed and r.detail.startswith("not run") for r in results[1:])
+
+
+async def test_a_bestmove_before_stop_is_named() -> None:
+    results = await check_engine(fake("bestmove-on-isready"), timeout=ANSWER, start_timeout=START)
+    during = {r.name: r for r in results}["isready during search"]
+    assert not during.passed
+    assert "'bestmove " in during.detail and "before stop" in during.detail
+
+
+async def test_an_engine_that_closed_its_output_is_not_called_terminated() -> None:
+    results = await check_engine(fake("close-stdout"), timeout=ANSWER, start_timeout=START)
+    clock = {r.name: r for r in results}["go wtime btime winc binc"]
+    assert "closed its output" in clock.detail and "still runs" in clock.detail
+    assert "exit code None" not in clock.detail
+
+
+def test_excerpts_escape_control_bytes() -> None:
+    assert printable("info string \x1b[2J\x07ok\u200b") == (
+        "info string \\u001b[2J\\u0007ok\\u200b"
+    )
 
 
 async def test_failures_carry_a_transcript_excerpt() -> None:

@@ -47,6 +47,8 @@ def replay(record: RecordText, game: str = "tak") -> object:
         ("illegal", {}, "illegal move", False),
         ("malformed", {}, "malformed output", False),
         ("stall", {}, "stalled", True),
+        ("twice", {}, "malformed output", False),  # a bestmove while no search runs
+        ("orphan", {"tc": "60+0"}, "crashed", True),  # its helper keeps stdout open
     ],
 )
 async def test_every_fault_loses_the_game_and_the_match_goes_on(

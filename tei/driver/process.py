@@ -240,10 +240,14 @@ class EngineProcess(Generic[E]):
                         data = await stream.receive_some(65536)
                     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                         data = b""
-                    lines = splitter.feed(data) if data else splitter.flush()
-                    for line in lines:
+                    events = []
+                    for line in splitter.feed(data) if data else splitter.flush():
+                        # the whole chunk is taken in before anything is handed on, so
+                        # that nothing sent meanwhile seems to come before these lines
                         self._record(FROM_ENGINE, line)
-                        await self._lines_in.send(self._on_line(line))
+                        events.append(self._on_line(line))
+                    for event in events:
+                        await self._lines_in.send(event)
                     if not data:
                         return
         except (trio.BrokenResourceError, trio.ClosedResourceError):

@@ -29,11 +29,14 @@ the tests' toy game). `--mode` picks how it misbehaves:
   bad-option    declares a malformed option and one whose default is out of range
   bestmove-on-stop  answers `stop` with a bestmove even when it is not searching
   double-block  prints its id/option/teiok block at start and again on tei
+  close-stdout  on `go`, closes its stdout and goes on running (until stdin ends)
+  bestmove-on-isready  answers `isready` during a search with readyok and a bestmove
 
 Other flags: --delay S, --options "Name type default [min max|var ...]" (repeatable),
 --spawn-child (start a sleeping helper process and print its pid on stderr),
---ignore-sigterm, --games tak,trike (declare a Game combo), --crash-on PREFIX (exit with
-code 4 on a line that starts with PREFIX).
+--orphan TOKEN (start a helper in a new session that keeps stdout open, with TOKEN on its
+command line, and print its pid on stderr), --ignore-sigterm, --games tak,trike (declare a
+Game combo), --crash-on PREFIX (exit with code 4 on a line that starts with PREFIX).
 """
 
 from __future__ import annotations
@@ -149,6 +152,10 @@ class Fake:
         if self.mode == "strict" and (not fields or fields[0] == "depth"):
             err("panic: Invalid go command")
             sys.exit(101)
+        if self.mode == "close-stdout":
+            sys.stdout.close()
+            os.close(1)
+            return
         if self.mode == "crash":
             out("info depth 1 score cp 0 pv a1")
             err("fatal: crashed mid-search")
@@ -195,6 +202,8 @@ class Fake:
                     break
         elif delay:
             self.stop.wait(delay)
+        if self.mode == "bestmove-on-isready" and infinite:
+            return  # the bestmove goes with the readyok
         with self.lock:
             out("info depth 2 score cp 7 pv " + self.answer())
             if self.mode == "empty-bestmove":
@@ -212,6 +221,12 @@ class Fake:
         if self.args.spawn_child:
             child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
             err(f"child {child.pid}")
+        if self.args.orphan:
+            helper = "import time; time.sleep(60)"
+            child = subprocess.Popen(
+                [sys.executable, "-c", helper, self.args.orphan], start_new_session=True
+            )
+            err(f"orphan {child.pid}")
         if self.args.ignore_sigterm:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
         if self.mode == "double-block":
@@ -229,7 +244,14 @@ class Fake:
             if command == "tei":
                 self.id_block()
             elif command == "isready":
-                out("readyok")
+                searching = self.search is not None and self.search.is_alive()
+                if self.mode == "bestmove-on-isready" and searching:
+                    self.stop.set()
+                    self.search.join()
+                    self.search = None
+                    out("readyok\nbestmove " + self.answer())
+                else:
+                    out("readyok")
             elif command == "setoption":
                 name = words[2] if len(words) > 2 else ""
                 if self.mode == "strict" and name not in self.declared and name != "Game":
@@ -265,6 +287,7 @@ def main() -> int:
     parser.add_argument("--games", default="")
     parser.add_argument("--spawn-child", action="store_true")
     parser.add_argument("--ignore-sigterm", action="store_true")
+    parser.add_argument("--orphan", default="")
     parser.add_argument("--crash-on", default="")
     return Fake(parser.parse_args()).run()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import sys
 from pathlib import Path
 
@@ -68,3 +69,31 @@ def fake_processes() -> list[int]:
         if FAKE.encode() in cmdline and parent == me and alive(int(entry.name)):
             found.append(int(entry.name))
     return found
+
+
+def with_token(token: str) -> list[int]:
+    """Live processes whose command line holds `token` (helpers a test engine started)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if token.encode() in cmdline and alive(int(entry.name)):
+            found.append(int(entry.name))
+    return found
+
+
+def wait_dead(pid: int, timeout: float) -> None:
+    """Wait until `pid` has ended (through a pidfd); AssertionError after `timeout` s."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    try:
+        ready, _, _ = select.select([fd], [], [], timeout)
+    finally:
+        os.close(fd)
+    assert ready or not alive(pid), f"process {pid} still alive after {timeout} s"

@@ -11,6 +11,9 @@ request from a given ply on.
   --mode stall      never answers the `isready` after `teinewgame`
   --mode info       like good, with an info line (score and depth) before bestmove
   --mode nokomi     like good, but declares no HalfKomi option
+  --mode twice      answers every `go` with two bestmove lines
+  --mode orphan     on `go`, starts a helper in a new session that keeps stdout open
+                    (its command line holds --tag), then exits with code 3
 
 --at PLY: misbehave only when the game has at least PLY plies (default 0);
 --delay S: think S seconds before each answer (honours stop); --seed N; --tag WORD
@@ -21,7 +24,9 @@ each ply while the script lasts.
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -106,8 +111,14 @@ class Engine:
         if mode == "info":
             out("info depth 3 score cp 25 nodes 100 pv " + self.answer())
         out("bestmove " + self.answer())
+        if self.misbehaving() and mode == "twice":
+            out("bestmove " + self.answer())
 
     def go(self, msg: Go) -> None:
+        if self.misbehaving() and self.args.mode == "orphan":
+            helper = "import sys, time; time.sleep(60)"
+            subprocess.Popen([sys.executable, "-c", helper, self.args.tag], start_new_session=True)
+            os._exit(3)
         if self.misbehaving() and self.args.mode == "crash":
             sys.stderr.write("refbot: crashing as asked\n")
             sys.stderr.flush()
