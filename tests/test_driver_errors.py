@@ -211,3 +211,25 @@ async def test_a_malformed_line_of_a_known_command_is_a_protocol_error() -> None
         assert "'bestmove'" in str(caught.value)
         assert any("bestmove" in problem for problem in engine.problems)
         await engine.ping(timeout=30)  # the engine itself is still usable
+
+
+async def test_a_second_bestmove_is_a_protocol_error_quoting_it() -> None:
+    async with open_engine(fake("two-bestmoves")) as engine:
+        game = PlaceGame(5)
+        first = await engine.play(game, Limits(movetime=50), deadline=trio.current_time() + 30)
+        game.play(first.action)
+        with pytest.raises(EngineProtocolError, match="no search runs") as caught:
+            await engine.ping(timeout=30)  # the second answer comes before readyok
+        assert caught.value.line == first.line
+
+
+async def test_a_huge_clock_is_clamped_and_logged() -> None:
+    transcript = Transcript()
+    async with open_engine(fake(), transcript=transcript) as engine:
+        limits = Limits(wtime=200000000000000, btime=-5)
+        await engine.play(PlaceGame(5), limits, deadline=trio.current_time() + 30)
+    sent = [e.line for e in transcript if e.direction == TO_ENGINE and e.line.startswith("go")]
+    assert sent == [f"go wtime {2**31 - 1} btime 0"]
+    notes = [e.line for e in transcript if e.direction == NOTE]
+    assert f"wtime 200000000000000 clamped to {2**31 - 1}" in notes
+    assert "btime -5 clamped to 0" in notes

@@ -34,7 +34,8 @@ from tei.errors import TeiError
 if TYPE_CHECKING:
     from tei.driver.analysis import Analysis
     from tei.driver.connection import EngineConnection
-    from tei.driver.engine import Engine, PlayResult, open_engine
+    from tei.driver.engine import Engine, PlayResult
+    from tei.driver.launch import open_engine
     from tei.driver.options import default_size
     from tei.transcript import Transcript
 
@@ -66,7 +67,7 @@ _LAZY = {
     "EngineConnection": "tei.driver.connection",
     "Engine": "tei.driver.engine",
     "PlayResult": "tei.driver.engine",
-    "open_engine": "tei.driver.engine",
+    "open_engine": "tei.driver.launch",
     "default_size": "tei.driver.options",
     "Transcript": "tei.transcript",
 }

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import logging
 import math
-import os
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
-from contextlib import asynccontextmanager, suppress
+from collections.abc import Callable, Coroutine, Mapping
+from contextlib import suppress
 from functools import wraps
-from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import attrs
@@ -49,7 +47,6 @@ from tei.protocol import (
     Position,
     SizeDecl,
 )
-from tei.transcript import Transcript
 
 log = logging.getLogger("tei.driver")
 
@@ -431,75 +428,3 @@ class Engine:
         analysis, self._analysis = self._analysis, None
         if analysis is not None and analysis.started and not analysis.done:
             await analysis.stop()
-
-
-def _default_name(argv: Sequence[str]) -> str:
-    """The program's base name; for `python -m mod ...` or `python script.py` the module
-    or script name."""
-    base = os.path.basename(argv[0])
-    if base.startswith("python") and len(argv) > 1:
-        if argv[1] == "-m" and len(argv) > 2:
-            return argv[2]
-        if not argv[1].startswith("-"):
-            return Path(argv[1]).stem
-    return base or "engine"
-
-
-@asynccontextmanager
-async def open_engine(
-    argv: Sequence[str],
-    *,
-    name: str | None = None,
-    cwd: str | Path | None = None,
-    env: Mapping[str, str] | None = None,
-    transcript: Transcript | None = None,
-    handshake_timeout: float = 10.0,
-    stderr_lines: int = 200,
-    quit_grace: float = 1.0,
-    term_grace: float = 1.0,
-) -> AsyncIterator[Engine]:
-    """Start an engine, shake hands, yield the `Engine`; on exit shut it down for good.
-
-    Raises EngineTerminated (it could not start or exited), EngineStalled (no `teiok`
-    within `handshake_timeout`). The shutdown (quit, `quit_grace`, SIGTERM to the process
-    group, `term_grace`, SIGKILL to it and to every process the engine started) runs
-    whatever happens, shielded from cancellation.
-    """
-    if not argv:
-        raise ValueError("open_engine: empty command")
-    label = name or _default_name(argv)
-    connection = EngineConnection(label)
-
-    def on_line(line: str) -> Event:
-        """Feed each line to the connection as it arrives (so that its order against the
-        lines we send is the true one)."""
-        event = connection.receive(line)
-        if event.note is not None and transcript is not None:
-            transcript.note(label, event.note)
-        return event
-
-    error: BaseException | None = None
-    async with trio.open_nursery() as nursery:
-        process: EngineProcess[Event] | None = None
-        try:
-            process = await EngineProcess.start(
-                nursery,
-                argv,
-                on_line=on_line,
-                name=label,
-                cwd=cwd,
-                env=env,
-                transcript=transcript,
-                stderr_lines=stderr_lines,
-            )
-            engine = Engine(process, connection)
-            await engine._handshake(handshake_timeout)
-            yield engine
-        except BaseException as exc:  # re-raised below, outside the nursery
-            error = exc
-        finally:
-            if process is not None:
-                await process.shutdown("quit", quit_grace, term_grace)
-            nursery.cancel_scope.cancel()
-    if error is not None:
-        raise error
