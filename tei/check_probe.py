@@ -13,13 +13,14 @@ import trio
 from rules.game import Game, GameError
 from rules.registry import new_game
 from tei.driver import Engine, EngineError, EngineTerminated, IllegalMove, MalformedMove
+from tei.errors import TeiError
 from tei.protocol import EngineMessage, Info, IsReady, ReadyOk, parse_engine_line
 from tei.transcript import Transcript
 
 Line = tuple[str, EngineMessage | None]
 
 
-class CheckFailed(Exception):
+class CheckFailed(TeiError):
     """A check did not pass; the message says what was expected and what came."""
 
 

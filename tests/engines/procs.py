@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import select
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 FAKE = str(Path(__file__).with_name("fake_tei.py"))
@@ -51,39 +52,37 @@ def group_members(pgid: int) -> list[int]:
     return members
 
 
-def fake_processes() -> list[int]:
-    """Live fake engines started by this process (none may survive a test)."""
-    found = []
-    me = str(os.getpid())
+def _command_lines() -> Iterator[tuple[int, list[bytes]]]:
+    """(pid, command line words) of every process readable in /proc."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+            yield int(entry.name), (entry / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        try:
-            parent = (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
-        except (OSError, IndexError):
-            continue
-        if FAKE.encode() in cmdline and parent == me and alive(int(entry.name)):
-            found.append(int(entry.name))
-    return found
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError):
+        return None
+
+
+def fake_processes() -> list[int]:
+    """Live fake engines started by this process (none may survive a test)."""
+    me = os.getpid()
+    return [
+        pid
+        for pid, words in _command_lines()
+        if FAKE.encode() in words and _parent(pid) == me and alive(pid)
+    ]
 
 
 def with_token(token: str) -> list[int]:
     """Live processes whose command line holds `token` (helpers a test engine started)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if token.encode() in cmdline and alive(int(entry.name)):
-            found.append(int(entry.name))
-    return found
+    return [pid for pid, words in _command_lines() if token.encode() in words and alive(pid)]
 
 
 def wait_dead(pid: int, timeout: float) -> None:
