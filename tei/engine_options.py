@@ -12,12 +12,13 @@ from collections.abc import Iterable
 import attrs
 
 from bots.base import BotOption
+from tei.errors import TeiError
 from tei.protocol import OptionDecl
 
 TRUE_WORDS = ("true", "false")
 
 
-class OptionValueError(ValueError):
+class OptionValueError(TeiError, ValueError):
     """A `setoption` for an unknown option or with a value the declaration forbids."""
 
 

@@ -24,6 +24,7 @@ from tei import protocol as p
 from tei.driver import Limits
 from tei.engine_options import HostOption, OptionValueError, from_bot_option, game_options
 from tei.engine_timing import limits_of, search_deadlines
+from tei.errors import TeiError
 
 AUTHOR = "the tei-host authors"
 #: Tak board sizes and half-komi values announced in TEI v1 `size` lines
@@ -31,7 +32,7 @@ V1_SIZES = (3, 4, 5, 6, 7, 8)
 V1_HALFKOMIS = tuple(range(9))
 
 
-class HostSetupError(ValueError):
+class HostSetupError(TeiError, ValueError):
     """The host cannot serve what it was asked to (no such game or bot)."""
 
 

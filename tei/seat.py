@@ -34,6 +34,7 @@ from tei.driver import (
     Transcript,
     open_engine,
 )
+from tei.errors import TeiError
 
 
 class FaultKind(enum.Enum):
@@ -46,7 +47,7 @@ class FaultKind(enum.Enum):
     MALFORMED = "malformed output"
 
 
-class SeatFault(Exception):
+class SeatFault(TeiError):
     """An engine failed while holding a seat: its fault kind, whether the process must be
     replaced, and the driver's error (`cause`) that says what happened."""
 

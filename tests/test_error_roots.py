@@ -10,6 +10,7 @@ import pytest
 
 ROOTS = {
     "rules": ("rules.game", "GameError"),
+    "tei": ("tei.errors", "TeiError"),
     "adapters.referee": ("adapters.referee.errors", "RefereeError"),
     "adapters.playtak": ("adapters.playtak.errors", "PlaytakError"),
 }

@@ -11,6 +11,7 @@ import attrs
 
 from rules.game import GameError
 from rules.registry import new_game
+from tei.errors import TeiError
 from tei.protocol import OptionDecl, SizeDecl, TeiNewGame
 
 #: rules option key -> (TEI option name, value meaning "not needed")
@@ -37,7 +38,7 @@ def default_size(game: str) -> int | None:
     return size if isinstance(size, int) else None
 
 
-class OptionRefused(ValueError):
+class OptionRefused(TeiError, ValueError):
     """An option that cannot be set: `name` is the option, the message says why."""
 
     def __init__(self, name: str, why: str) -> None:
