@@ -4,7 +4,8 @@ Two scripted TEI engines replay a fixed legal Tak game (the answer to `go` is th
 move of the script, found by counting the moves of `position`), so engine time is close
 to zero and what is measured is the referee and the driver. Printed:
 
-* baseline: a bare driver loop (new game, then `play` + `Game.play` per ply);
+* baseline: a bare driver loop (new game, then `play` + `Game.play` per ply), in wall
+  time and in CPU time of this process (the driver's own cost, steady on a busy machine);
 * referee: the referee's game loop (`play_game`: clocks, limits, judging, the record)
   over the same engines;
 * the referee's own overhead per ply = (referee - baseline) / plies;
@@ -157,14 +158,17 @@ def main() -> None:
         engine.write_text(ENGINE)
         argv = [sys.executable, str(engine), str(script)]
         plies = args.games * args.plies
-        bases, refs = [], []
+        bases, refs, cpus = [], [], []
         for _ in range(args.repeat):  # interleaved; the best of each counts
+            cpu = time.process_time()
             bases.append(trio.run(baseline, argv, args.games, args.plies, rules))
+            cpus.append(time.process_time() - cpu)
             refs.append(trio.run(referee_loop, argv, args.games, args.plies, rules))
-        base, ref = min(bases), min(refs)
+        base, ref, cpu = min(bases), min(refs), min(cpus)
         full = trio.run(whole_match, argv, args.games, args.plies, rules, tmp)
     print(f"{args.games} games x {args.plies} plies on {args.size}x{args.size} ({plies} plies)")
     print(f"baseline driver loop : {plies / base:8.0f} plies/s  {base / plies * 1000:6.3f} ms/ply")
+    print(f"  its CPU (this process, steady under load): {cpu / plies * 1000:6.3f} ms/ply")
     print(f"referee game loop    : {plies / ref:8.0f} plies/s  {ref / plies * 1000:6.3f} ms/ply")
     print(f"referee overhead     : {(ref - base) / plies * 1000:6.3f} ms/ply (target < 1 ms)")
     print(f"whole match          : {plies / full:8.0f} plies/s  (start-up, state file, records)")
