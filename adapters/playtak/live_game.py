@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import trio
 
 from adapters.playtak import protocol as p
 from adapters.playtak.notation import ServerMove
@@ -44,7 +43,6 @@ class LiveGame:
     rejected: set[str] = attrs.field(factory=set)
     failures: int = 0
     resigned: bool = False
-    think_scope: trio.CancelScope | None = None
 
     @property
     def seat(self) -> int:

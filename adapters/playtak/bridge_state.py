@@ -1,0 +1,668 @@
+"""What the bridge knows and decides, sans-IO: lobby, games, clocks, when to think.
+
+`BridgeState.feed(item, now, wall)` takes one input - a server event of
+`adapters.playtak.protocol`, or `Connected`, `Settled`, `Disconnected`, `EngineReady`,
+`EngineAnswered`, `EngineFailed`, `EngineIdle`, `RecordWritten`, `RecordFailed` - with
+the monotonic time `now` (seconds) and the wall-clock time `wall`, and returns what to
+do: `Send` a command, `Think` (then ask `plan(ticket, now)` for the position, limits and
+deadline once the engine is ready), `Restart` the engine, `WarmUp` it, `CancelThinking`,
+`WriteRecord`, `LogSent` (a message that wants the last commands sent), `Done`.
+
+Engine work is one ticket at a time: every `Think` or `Restart` is answered by exactly
+one of `EngineAnswered`, `EngineFailed` or `EngineIdle` with its ticket, and the state
+starts no other engine work before that answer.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from adapters.playtak import protocol as p
+from adapters.playtak.errors import PlaytakError
+from adapters.playtak.live_game import (
+    LiveGame,
+    describe_info,
+    estimated_start,
+    play_server_move,
+    rules_game,
+    server_clock_ms,
+)
+from adapters.playtak.notation import ServerMove
+from rules.game import Game, GameError
+from tei.driver import Limits
+from tei.driver_options import OptionRefused, plan_new_game
+from tei.protocol import OptionDecl, SizeDecl
+from tei.seat import NewGame, SeatFault, SeatUnavailable, seat_limits
+
+log = logging.getLogger("playtak.bridge")
+
+
+@attrs.frozen
+class BridgeSettings:
+    seek: p.Seek | None = None
+    accept_from: str | None = None
+    games: int | None = None  # None: forever
+    ptn_dir: Path | None = None
+    move_overhead_ms: int = 1000
+    accept_draws: bool = False
+    min_restart_ms: int = 3000
+    max_engine_failures: int = 3
+    #: give up on a silent engine after this many seconds (None: a quarter of the clock
+    #: left, at least 30 s)
+    max_move_seconds: float | None = None
+    site: str = "PlayTak.com"
+
+
+class BridgeError(PlaytakError):
+    """The bridge cannot do what it was asked (e.g. the engine cannot play the seek)."""
+
+
+# ---- inputs ----------------------------------------------------------------------------
+@attrs.frozen
+class Connected:
+    """A connection is up and logged in under `name`."""
+
+    name: str
+
+
+@attrs.frozen
+class Settled:
+    """The login burst is over (seeks, games and any resumed game were replayed)."""
+
+
+@attrs.frozen
+class Disconnected:
+    """The connection is gone (the session reconnects)."""
+
+
+@attrs.frozen(eq=False)
+class EngineReady:
+    """The engine started: the options and sizes it declared."""
+
+    options: Mapping[str, OptionDecl]
+    sizes: SizeDecl | None = None
+
+
+@attrs.frozen
+class EngineAnswered:
+    ticket: int
+    action: Any
+    info: Any = None
+
+
+@attrs.frozen
+class EngineFailed:
+    ticket: int
+    fault: SeatFault
+
+
+@attrs.frozen
+class EngineIdle:
+    """The work of `ticket` ended without a move (cancelled, or the restart is done)."""
+
+    ticket: int
+
+
+@attrs.frozen
+class RecordWritten:
+    game_id: int
+    path: Path
+
+
+@attrs.frozen
+class RecordFailed:
+    game_id: int
+    error: str
+
+
+Input = (
+    p.ServerEvent
+    | Connected
+    | Settled
+    | Disconnected
+    | EngineReady
+    | EngineAnswered
+    | EngineFailed
+    | EngineIdle
+    | RecordWritten
+    | RecordFailed
+)
+
+
+# ---- outputs ---------------------------------------------------------------------------
+@attrs.frozen
+class Send:
+    command: p.ClientCommand
+
+
+@attrs.frozen
+class Think:
+    """Tell the engine about `new_game`, then ask `plan(ticket, now)` and move."""
+
+    ticket: int
+    new_game: NewGame
+
+
+@attrs.frozen
+class Restart:
+    """Replace the engine process (answered by EngineIdle, or EngineFailed)."""
+
+    ticket: int
+
+
+@attrs.frozen
+class WarmUp:
+    """Start the engine's new game while the opponent thinks (failures are ignored)."""
+
+    new_game: NewGame
+
+
+@attrs.frozen
+class CancelThinking:
+    ticket: int
+
+
+@attrs.frozen
+class WriteRecord:
+    """Write the PTN record (answered by RecordWritten or RecordFailed)."""
+
+    live: LiveGame
+    result: str
+
+
+@attrs.frozen
+class LogSent:
+    """Log `text` with the last commands sent on this connection."""
+
+    level: int
+    text: str
+
+
+@attrs.frozen
+class Done:
+    """Stop the bridge (with the error to raise, if any)."""
+
+    error: BridgeError | None = None
+
+
+Output = Send | Think | Restart | WarmUp | CancelThinking | WriteRecord | LogSent | Done
+
+
+@attrs.frozen(eq=False)
+class MovePlan:
+    """What to ask the engine: the position, the `go` limits, the deadline and grace."""
+
+    game: Game[Any]
+    limits: Limits
+    deadline: float
+    grace: float
+
+
+def engine_refusal(
+    options: Mapping[str, OptionDecl], sizes: SizeDecl | None, size: int, komi: int
+) -> str | None:
+    """Why an engine declaring these options cannot play this size and komi
+    (half-flats), or None if it can."""
+    try:
+        plan_new_game("tak", {"size": str(size), "halfkomi": str(komi)}, options, sizes)
+    except OptionRefused as exc:
+        return str(exc)
+    return None
+
+
+@attrs.define
+class _Work:
+    """The engine work running: its ticket, game, kind, and whether it was cancelled."""
+
+    ticket: int
+    live: LiveGame
+    restart: bool = False
+    plies: int | None = None
+    cancelled: bool = False
+
+
+class BridgeState:
+    """The bridge's decisions; `feed` one input, get the outputs (see the module)."""
+
+    def __init__(self, settings: BridgeSettings, rng: random.Random | None = None) -> None:
+        self.settings = settings
+        self.rng = rng or random.Random()
+        self.name = ""
+        self.live: LiveGame | None = None
+        #: (game id, result, record path or None) of every finished game
+        self.finished: list[tuple[int, str, Path | None]] = []
+        #: finished games whose record could not be written yet
+        self.unwritten: list[tuple[LiveGame, str]] = []
+        self.done = False
+        self.error: BridgeError | None = None
+        self._settled = False
+        self._open_seeks: dict[int, p.SeekInfo] = {}
+        self._accept_pending: p.SeekInfo | None = None
+        self._accepted: p.SeekInfo | None = None
+        self._engine: EngineReady | None = None
+        self._new_game: NewGame | None = None
+        self._work: _Work | None = None
+        self._tickets = 0
+        self._writing: dict[int, tuple[LiveGame, str]] = {}
+        self._out: list[Output] = []
+        self._now = 0.0
+        self._wall = datetime.min
+
+    @property
+    def in_game(self) -> bool:
+        return self.live is not None
+
+    def feed(self, item: Input, now: float, wall: datetime) -> list[Output]:
+        """Take one input at monotonic time `now` and wall time `wall`; the outputs."""
+        self._now, self._wall = now, wall
+        match item:
+            case Connected():
+                self._connected(item.name)
+            case Settled():
+                self._on_settled()
+            case Disconnected():
+                self._disconnected()
+            case EngineReady():
+                self._engine_ready(item)
+            case EngineAnswered():
+                self._answered(item)
+            case EngineFailed():
+                self._failed(item)
+            case EngineIdle():
+                if self._work is not None and self._work.ticket == item.ticket:
+                    self._work = None
+                    self._maybe_think()
+            case RecordWritten():
+                self._written(item)
+            case RecordFailed():
+                self._write_failed(item)
+            case _:
+                self._event(item)
+        out, self._out = self._out, []
+        return out
+
+    def close(self) -> list[Output]:
+        """On the way out: one more try at the records not written yet."""
+        self._retry_records()
+        out, self._out = self._out, []
+        return out
+
+    # ---- connection ----------------------------------------------------------------------
+    def _connected(self, name: str) -> None:
+        self.name = name
+        self._settled = False
+        self._accept_pending = None
+        self._open_seeks.clear()
+        if self.live is not None:
+            self.live.awaiting_replay = True
+
+    def _on_settled(self) -> None:
+        self._settled = True
+        live = self.live
+        if live is not None and live.awaiting_replay:
+            log.warning("game %d was not resumed by the server: it is over", live.start.game_id)
+            self._finish(live, "*")
+        elif live is None:
+            self._look_for_game()
+
+    def _disconnected(self) -> None:
+        self._settled = False
+        live = self.live
+        if live is not None:
+            live.resuming = True
+            live.move_in_flight = None
+            self._cancel_thinking()
+
+    def _engine_ready(self, engine: EngineReady) -> None:
+        self._engine = engine
+        seek = self.settings.seek
+        why = seek and engine_refusal(engine.options, engine.sizes, seek.size, seek.komi)
+        if seek and why:
+            self._stop(BridgeError(f"the engine cannot play the seek {seek.to_line()!r}: {why}"))
+
+    def _stop(self, error: BridgeError | None = None) -> None:
+        self.done = True
+        self.error = self.error or error
+        self._out.append(Done(error))
+
+    # ---- server events ---------------------------------------------------------------
+    def _event(self, event: p.ServerEvent) -> None:
+        live = self.live
+        mine = live is not None and getattr(event, "game_id", None) == live.start.game_id
+        match event:
+            case p.GameStart():
+                self._game_start(event)
+            case p.GameMove() if live and mine:
+                self._game_move(live, event.move)
+            case p.GameTime() if live and mine:
+                self._clocks(live, event)
+            case p.GameOver() if live and mine:
+                self._finish(live, event.result)
+            case p.GameAbandoned() if live and mine:
+                quitter_white = event.quitter == live.start.white
+                self._finish(live, "0-1" if quitter_white else "1-0")
+            case p.GameSignal() if live and mine:
+                self._signal(live, event.kind)
+            case p.GameResumed() if live:
+                log.info("game %d resumed after %d moves", live.start.game_id, len(live.moves))
+                live.resuming = False
+                live.awaiting_replay = False
+                self._maybe_think()
+            case p.Nok():
+                self._refused()
+            case p.ErrorText():
+                self._out.append(LogSent(logging.WARNING, f"server error: {event.text}"))
+            case p.SeekNew():
+                self._open_seeks[event.seek.no] = event.seek
+                if self.settings.accept_from and self._settled and self.live is None:
+                    self._look_for_game()
+            case p.SeekRemove():
+                self._open_seeks.pop(event.seek.no, None)
+            case p.PlayerDisconnected() | p.PlayerReconnected() | p.Message() | p.Chat():
+                log.info("%s", event.to_line())
+            case _:
+                pass
+
+    def _clocks(self, live: LiveGame, event: p.GameTime) -> None:
+        live.clocks = [server_clock_ms(event.white_ms), server_clock_ms(event.black_ms)]
+        if live.joined_late:
+            white, black = live.clocks
+            live.began = estimated_start(live, white, black, self._wall)
+            live.joined_late = False
+        live.clock_at = self._now
+        live.move_in_flight = None
+
+    # ---- lobby -------------------------------------------------------------------------
+    def _look_for_game(self) -> None:
+        """Post our seek, or accept a seek of the chosen player (never during a game)."""
+        if self.live is not None or self.done:
+            return
+        if self.settings.seek is not None:
+            log.info("seeking: %s", self.settings.seek.to_line())
+            self._out.append(Send(self.settings.seek))
+        elif self.settings.accept_from and self._accept_pending is None:
+            wanted = self.settings.accept_from.lower()
+            for seek in self._open_seeks.values():
+                for_us = seek.opponent.lower() in ("", self.name.lower())
+                if seek.name.lower() != wanted or not for_us:
+                    continue
+                engine = self._engine
+                why = engine and engine_refusal(engine.options, engine.sizes, seek.size, seek.komi)
+                if why:
+                    log.info("not accepting seek %d: %s", seek.no, why)
+                    continue
+                log.info("accepting seek %d of %s", seek.no, seek.name)
+                self._accept_pending = self._accepted = seek
+                self._out.append(Send(p.Accept(seek.no)))
+                break
+
+    def _game_start(self, event: p.GameStart) -> None:
+        live = self.live
+        if live is not None and live.start.game_id == event.game_id:
+            log.info("game %d is being replayed by the server", event.game_id)
+            live.game = rules_game(event)
+            live.moves.clear()
+            live.resuming = True
+            live.awaiting_replay = False
+            return
+        if live is not None:
+            self._finish(live, "*")
+        self._accept_pending = None
+        inc = event.inc
+        if inc is None:  # protocol 0: the increment comes from the seek
+            source = self.settings.seek if self._accepted is None else self._accepted
+            inc = source.inc if source is not None else 0
+        clock = server_clock_ms((event.time or 0) * 1000)
+        late = not self._settled
+        self.live = live = LiveGame(
+            event,
+            inc * 1000,
+            rules_game(event),
+            [clock, clock],
+            self._now,
+            resuming=late,
+            began=self._wall,
+            joined_late=late,
+        )
+        log.info(
+            "game %d: %s vs %s, %dx%d, %s+%s s, komi %d, we are %s",
+            *(event.game_id, event.white, event.black, event.size, event.size),
+            *(event.time, inc, event.komi, event.color),
+        )
+        self._new_game = self._engine_game(event)
+        if not live.our_turn and not live.resuming:
+            self._out.append(WarmUp(self._new_game))
+        self._maybe_think()
+
+    def _engine_game(self, start: p.GameStart) -> NewGame:
+        """The engine's new game for a server game (without komi when it has none)."""
+        rules = {"size": str(start.size), "halfkomi": str(start.komi)}
+        engine = self._engine
+        why = engine and engine_refusal(engine.options, engine.sizes, start.size, start.komi)
+        if why and start.komi:
+            log.warning("the engine cannot play komi %d (%s): playing without", start.komi, why)
+            del rules["halfkomi"]
+        return NewGame("tak", rules, key=start.game_id)
+
+    def _game_move(self, live: LiveGame, move: ServerMove) -> None:
+        try:
+            play_server_move(live.game, move)
+        except GameError as exc:
+            log.error("server move %r does not fit our game (%s): resigning", str(move), exc)
+            self._resign(live)
+            return
+        live.moves.append(move.to_text())
+        live.rejected.clear()
+        self._maybe_think()
+
+    def _signal(self, live: LiveGame, kind: str) -> None:
+        if kind == "OfferDraw":
+            if self.settings.accept_draws:
+                log.info("draw offered: accepting")
+                self._out.append(Send(p.GameAction(live.start.game_id, "OfferDraw")))
+            else:
+                log.info("draw offered: declined (ignored)")
+        elif kind == "RequestUndo":
+            log.info("undo requested: declined (ignored)")
+        elif kind == "Undo" and live.moves:
+            self._cancel_thinking()
+            live.game.undo()
+            live.moves.pop()
+            self._maybe_think()
+
+    def _refused(self) -> None:
+        live = self.live
+        if live is not None and live.move_in_flight is not None:
+            move = live.move_in_flight
+            self._out.append(LogSent(logging.ERROR, f"the server refused our move {move!r}"))
+            live.move_in_flight = None
+            live.game.undo()
+            live.moves.pop()
+            live.rejected.add(move)
+            live.failures += 1
+            self._maybe_think()
+        elif self._accept_pending is not None:
+            log.info("seek %d is gone", self._accept_pending.no)
+            self._open_seeks.pop(self._accept_pending.no, None)
+            self._accept_pending = None
+            self._look_for_game()
+        else:
+            self._out.append(LogSent(logging.WARNING, "the server said NOK"))
+
+    # ---- finished games and their records ----------------------------------------------
+    def _finish(self, live: LiveGame, result: str) -> None:
+        self._cancel_thinking()
+        self.live = None
+        self.finished.append((live.start.game_id, result, None))
+        if self.settings.ptn_dir is not None:
+            self.unwritten.append((live, result))
+            self._retry_records()
+        log.info(
+            "game %d over: %s after %d plies (%d finished)",
+            *(live.start.game_id, result, len(live.moves), len(self.finished)),
+        )
+        if self.settings.games is not None and len(self.finished) >= self.settings.games:
+            self._stop()
+        elif self._settled:
+            self._look_for_game()
+
+    def _retry_records(self) -> None:
+        """Write the records still waiting (the one just finished, and any an earlier
+        failure kept); a failure keeps the record for the next try."""
+        if self.settings.ptn_dir is None:
+            return
+        for live, result in self.unwritten:
+            self._writing[live.start.game_id] = (live, result)
+            self._out.append(WriteRecord(live, result))
+        self.unwritten = []
+
+    def _written(self, item: RecordWritten) -> None:
+        self._writing.pop(item.game_id, None)
+        for i, (game_id, result, path) in enumerate(self.finished):
+            if path is None and game_id == item.game_id:
+                self.finished[i] = (game_id, result, item.path)
+
+    def _write_failed(self, item: RecordFailed) -> None:
+        log.error(
+            "cannot write the record of game %d (kept, retried after the next game): %s",
+            item.game_id,
+            item.error,
+        )
+        kept = self._writing.pop(item.game_id, None)
+        if kept is not None:
+            self.unwritten.append(kept)
+
+    # ---- thinking ----------------------------------------------------------------------
+    def _ticket(self, live: LiveGame, restart: bool = False) -> int:
+        self._tickets += 1
+        self._work = _Work(self._tickets, live, restart)
+        return self._tickets
+
+    def _cancel_thinking(self) -> None:
+        work = self._work
+        if work is not None and not work.cancelled:
+            work.cancelled = True
+            self._out.append(CancelThinking(work.ticket))
+
+    def _maybe_think(self) -> None:
+        live = self.live
+        if (
+            live is None
+            or self._work is not None
+            or live.resigned
+            or self.done
+            or live.resuming
+            or live.move_in_flight is not None
+            or not live.our_turn
+        ):
+            return
+        if live.failures >= self.settings.max_engine_failures:
+            log.error("game %d: too many engine failures, resigning", live.start.game_id)
+            self._resign(live)
+            return
+        new = self._new_game or self._engine_game(live.start)
+        self._out.append(Think(self._ticket(live), new))
+
+    def our_clock_ms(self, live: LiveGame, now: float) -> tuple[int, int]:
+        """(our time, opponent's time) in ms at `now`, before the move overhead."""
+        ours, theirs = live.clocks[live.seat], live.clocks[1 - live.seat]
+        if live.moves:
+            ours -= int((now - live.clock_at) * 1000)
+        return ours, theirs
+
+    def plan(self, ticket: int, now: float) -> MovePlan | None:
+        """The position, limits, deadline and grace of the move `ticket` asks for, at
+        `now`; None when that work was cancelled meanwhile."""
+        work = self._work
+        if work is None or work.ticket != ticket or work.cancelled or work.live is not self.live:
+            return None
+        live = work.live
+        overhead = self.settings.move_overhead_ms
+        ours, theirs = self.our_clock_ms(live, now)
+        budget_ms = ours - max(2 * overhead, ours // 10)
+        own = (max(1, ours - overhead), live.inc_ms)
+        limits = seat_limits(live.seat, own, (max(1, theirs), live.inc_ms))
+        stall = self.settings.max_move_seconds
+        if stall is None:  # a search longer than this is no search but a hang
+            stall = max(30.0, ours / 4000)
+        budget = min(max(0.05, budget_ms / 1000), stall)
+        grace = 1.0 if budget_ms > 5000 else 0.3
+        work.plies = len(live.game.history)
+        return MovePlan(live.game.copy(), limits, now + budget, grace)
+
+    def _current(self, ticket: int) -> _Work | None:
+        """The work of `ticket` (now over) when its game still wants its outcome."""
+        work = self._work
+        if work is None or work.ticket != ticket:
+            return None
+        self._work = None
+        if work.cancelled or work.live is not self.live:
+            self._maybe_think()
+            return None
+        return work
+
+    def _answered(self, item: EngineAnswered) -> None:
+        work = self._current(item.ticket)
+        if work is None:
+            return
+        live = work.live
+        if work.plies != len(live.game.history):  # the game moved on while we thought
+            self._maybe_think()
+            return
+        action = item.action
+        move = ServerMove.from_move(action).to_text()
+        if move in live.rejected:
+            action, move = self._alternative(live)
+            if action is None:
+                self._resign(live)
+                return
+        live.game.play(action)
+        live.moves.append(move)
+        live.move_in_flight = move
+        log.info("game %d: we play %s%s", live.start.game_id, move, describe_info(item.info))
+        self._out.append(Send(p.PlayMove(live.start.game_id, move)))
+
+    def _failed(self, item: EngineFailed) -> None:
+        work = self._current(item.ticket)
+        if work is None:
+            return
+        live, fault = work.live, item.fault
+        game_id = live.start.game_id
+        if not work.restart:
+            live.failures += 1
+            log.error("game %d: engine failure: %s", game_id, fault)
+        if isinstance(fault, SeatUnavailable):
+            self._give_up(live, fault)
+        elif self.our_clock_ms(live, self._now)[0] < self.settings.min_restart_ms:
+            log.error("game %d: no time to restart the engine, resigning", game_id)
+            self._resign(live)
+        else:
+            self._out.append(Restart(self._ticket(live, restart=True)))
+
+    def _resign(self, live: LiveGame) -> None:
+        """Resign once (the thinking stops until the server ends the game)."""
+        if not live.resigned:
+            live.resigned = True
+            self._out.append(Send(p.GameAction(live.start.game_id, "Resign")))
+
+    def _give_up(self, live: LiveGame, exc: BaseException) -> None:
+        """The engine cannot be started again: resign and stop the bridge."""
+        log.error("game %d: %s; resigning and stopping", live.start.game_id, exc)
+        self._resign(live)
+        self._stop(BridgeError(f"the engine is gone: {exc}"))
+
+    def _alternative(self, live: LiveGame) -> tuple[Any, str]:
+        """A random legal move the server has not refused (None when there is none)."""
+        options = [(a, ServerMove.from_move(a).to_text()) for a in live.game.legal()]
+        options = [(a, m) for a, m in options if m not in live.rejected]
+        if not options:
+            return None, ""
+        log.warning("game %d: playing a random move instead of a refused one", live.start.game_id)
+        return self.rng.choice(options)
