@@ -25,6 +25,7 @@ from tests.playtak_support.bridges import (
     login_burst,
     make_bridge,
     serve_script,
+    wait_event,
 )
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 from tests.playtak_support.lines import LineClient
@@ -150,18 +151,15 @@ async def test_dropped_connection_mid_game_resumes(
         return max((len(game.moves) for game in server.core.games.values()), default=0)
 
     async def drop_mid_game() -> None:
-        while moves_played() < 6:
-            await trio.sleep(0.005)
+        await server.wait_for(lambda: moves_played() >= 6, "six moves played", 30)
         assert server.drop("bobby")
-        while moves_played() < 12:
-            await trio.sleep(0.005)
+        await server.wait_for(lambda: moves_played() >= 12, "twelve moves played", 30)
         assert server.drop(seeker.name)
 
     with trio.fail_after(60):
         async with trio.open_nursery() as inner:
             inner.start_soon(seeker.run)
-            while not seeker.name:
-                await trio.sleep(0.005)
+            await seeker.wait_for(lambda: seeker.name, "the seeker logged in", 30)
             acceptor = make_bridge(
                 url(server, "ws"), user="bobby", accept_from=seeker.name, ptn_dir=tmp_path / "b"
             )
@@ -201,10 +199,13 @@ async def test_garbage_from_the_server_is_ignored_and_survived(
 ) -> None:
     caplog.set_level(logging.INFO)
     connections = 0
+    third = trio.Event()
 
     async def garbage(conn: LineClient) -> None:
         nonlocal connections
         connections += 1
+        if connections == 3:
+            third.set()
         if connections == 1:  # no greeting at all: only junk
             await conn.stream.send_all(b"\x00\xff\xfe junk\nHello?\n")
             await trio.sleep(30)
@@ -225,13 +226,10 @@ async def test_garbage_from_the_server_is_ignored_and_survived(
 
     port = await serve_script(nursery, garbage)
     bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A", login_timeout=0.5)
-    with trio.move_on_after(20):
-        async with trio.open_nursery() as inner:
-            inner.start_soon(bridge.run)
-            while connections < 3:
-                await trio.sleep(0.01)
-            inner.cancel_scope.cancel()
-    assert connections >= 3
+    async with trio.open_nursery() as inner:
+        inner.start_soon(bridge.run)
+        await wait_event(third, "a third connection after the junk and the long line")
+        inner.cancel_scope.cancel()
     assert bridge.finished == []
     assert "ignored server line 'Game#1 Over 9-9'" in caplog.text
     assert "tak.Game@557c7331" in caplog.text
@@ -246,9 +244,11 @@ async def test_resume_waits_for_the_resumed_message_before_moving(
 
     async def script(conn: LineClient) -> None:
         start = "Game Start 5 Guest1 vs bobby white 5 60 0 0 21 1 0 0 0 0 0"
-        lines = await login_burst(
-            conn, extra=[start, "Game#5 P A1", "Game#5 P E5", "Game#5 Timems 50000 50000"]
-        )
+        replay = [start, "Game#5 P A1", "Game#5 P E5", "Game#5 Timems 50000 50000"]
+        if early:
+            lines = await login_burst(conn, before_welcome=replay)
+        else:
+            lines = await login_burst(conn, extra=replay)
         events.extend(lines)
         await trio.sleep(0.3)
         events.append("<resumed>")
@@ -352,21 +352,22 @@ async def test_a_refused_move_is_replaced_by_another(nursery: trio.Nursery) -> N
 
 async def test_a_silent_server_is_taken_for_dead(nursery: trio.Nursery) -> None:
     connections = 0
+    third = trio.Event()
 
     async def silent(conn: LineClient) -> None:
         nonlocal connections
         connections += 1
+        if connections == 3:
+            third.set()
         await login_burst(conn)
         await trio.sleep(30)  # no answer to anything any more
 
     port = await serve_script(nursery, silent)
     bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A", dead_after=0.3)
-    with trio.fail_after(20):
-        async with trio.open_nursery() as inner:
-            inner.start_soon(bridge.run)
-            while connections < 3:
-                await trio.sleep(0.01)
-            inner.cancel_scope.cancel()
+    async with trio.open_nursery() as inner:
+        inner.start_soon(bridge.run)
+        await wait_event(third, "a third connection after two silent ones")
+        inner.cancel_scope.cancel()
     assert bridge.session.connections >= 2
 
 
@@ -374,7 +375,6 @@ async def test_the_last_sent_list_of_a_warning_speaks_of_this_connection_only(
     nursery: trio.Nursery, caplog: pytest.LogCaptureFixture
 ) -> None:
     connections = 0
-    warned = trio.Event()
 
     async def script(conn: LineClient) -> None:
         nonlocal connections
@@ -384,18 +384,18 @@ async def test_the_last_sent_list_of_a_warning_speaks_of_this_connection_only(
         if connections == 1:
             return  # dropped: the bot reconnects
         await conn.send("NOK")
-        await trio.sleep(0.5)
-        warned.set()
         await trio.sleep(30)
+
+    def warnings() -> list[str]:
+        return [r.getMessage() for r in caplog.records if "said NOK" in r.getMessage()]
 
     port = await serve_script(nursery, script)
     bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A")
-    with trio.fail_after(20):
-        async with trio.open_nursery() as inner:
-            inner.start_soon(bridge.run)
-            await warned.wait()
-            inner.cancel_scope.cancel()
-    warning = next(r.getMessage() for r in caplog.records if "said NOK" in r.getMessage())
+    async with trio.open_nursery() as inner:
+        inner.start_soon(bridge.run)
+        await bridge.wait_for(warnings, "the warning about the NOK", 20)
+        inner.cancel_scope.cancel()
+    warning = warnings()[0]
     assert warning.count("Login Guest") == 1, warning
     assert warning.count("Seek") == 1, warning
 
@@ -456,10 +456,8 @@ async def test_seeks_the_engine_cannot_play(nursery: trio.Nursery) -> None:
     acceptor = make_bridge(url(server, "ws"), no_komi, accept_from="alice")
     async with trio.open_nursery() as inner:
         inner.start_soon(acceptor.run)
-        while not acceptor.name:
-            await trio.sleep(0.01)
-        await trio.sleep(0.3)
-        assert not server.core.games
+        await acceptor.wait_for(lambda: acceptor.state.settled, "the acceptor's login burst")
+        assert not any(line.startswith("Accept") for line in acceptor.session.sent)
         await alice.send("Seek 5 60 0 W 0 21 1 0 0 ")
         await alice.expect("Game Start 1 *")
         await alice.send("Game#1 Resign")
@@ -489,6 +487,7 @@ async def test_a_time_loss_ends_the_game_and_the_bot_seeks_again(
     nursery: trio.Nursery, tmp_path: Path
 ) -> None:
     after: list[str] = []
+    sought = trio.Event()
 
     async def script(conn: LineClient) -> None:
         await login_burst(conn)
@@ -502,16 +501,15 @@ async def test_a_time_loss_ends_the_game_and_the_bot_seeks_again(
         await conn.send("Game#6 Timems 0 60000")
         await conn.send("Game#6 Over 0-1")
         after.extend(await conn.expect("Seek *"))
+        sought.set()
         await trio.sleep(5)
 
     port = await serve_script(nursery, script)
     bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="4 60 0 W", games=2, ptn_dir=tmp_path)
-    with trio.move_on_after(20):
-        async with trio.open_nursery() as inner:
-            inner.start_soon(bridge.run)
-            while not after:
-                await trio.sleep(0.01)
-            inner.cancel_scope.cancel()
+    async with trio.open_nursery() as inner:
+        inner.start_soon(bridge.run)
+        await wait_event(sought, "a seek after the lost game")
+        inner.cancel_scope.cancel()
     game_id, result, path = bridge.finished[0]
     assert (game_id, result) == (6, "0-1")
     assert path is not None
@@ -528,6 +526,7 @@ async def test_a_game_the_server_does_not_resume_is_recorded_as_unfinished(
     away (aborted or abandoned); the record gets `*` and the bot seeks again."""
     connections = 0
     seeks: list[str] = []
+    sought = trio.Event()
 
     async def script(conn: LineClient) -> None:
         nonlocal connections
@@ -543,16 +542,15 @@ async def test_a_game_the_server_does_not_resume_is_recorded_as_unfinished(
         lines = await login_burst(conn)
         assert not any(line.startswith("Seek") for line in lines)
         seeks.extend(await conn.expect("Seek *"))
+        sought.set()
         await trio.sleep(5)
 
     port = await serve_script(nursery, script)
     bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 B", games=2, ptn_dir=tmp_path)
-    with trio.move_on_after(20):
-        async with trio.open_nursery() as inner:
-            inner.start_soon(bridge.run)
-            while not seeks:
-                await trio.sleep(0.01)
-            inner.cancel_scope.cancel()
+    async with trio.open_nursery() as inner:
+        inner.start_soon(bridge.run)
+        await wait_event(sought, "a seek after the game that was not resumed")
+        inner.cancel_scope.cancel()
     assert connections == 2
     game_id, result, path = bridge.finished[0]
     assert (game_id, result) == (8, "*")
@@ -573,6 +571,7 @@ async def test_an_engine_that_keeps_crashing_makes_the_bot_resign(
     once, and goes on to seek again."""
     caplog.set_level(logging.INFO)
     sent: list[str] = []
+    sought = trio.Event()
 
     async def script(conn: LineClient) -> None:
         await login_burst(conn)
@@ -581,17 +580,16 @@ async def test_an_engine_that_keeps_crashing_makes_the_bot_resign(
         sent.extend(await conn.expect("Game#4 *"))
         await conn.send("Game#4 Over 0-1")
         sent.extend(await conn.expect("Seek *"))
+        sought.set()
         await trio.sleep(5)
 
     port = await serve_script(nursery, script)
     always_crashing = [*FLAKY, "--mode", "crash", "--at", "1"]  # no marker: every time
     bridge = make_bridge(f"tcp://127.0.0.1:{port}", always_crashing, seek="5 60 0 W", games=2)
-    with trio.move_on_after(30):
-        async with trio.open_nursery() as inner:
-            inner.start_soon(bridge.run)
-            while not sent or not sent[-1].startswith("Seek"):
-                await trio.sleep(0.01)
-            inner.cancel_scope.cancel()
+    async with trio.open_nursery() as inner:
+        inner.start_soon(bridge.run)
+        await wait_event(sought, "a seek after the resignation", 30)
+        inner.cancel_scope.cancel()
     assert [line for line in sent if line.startswith("Game#4")] == ["Game#4 Resign"]
     assert reason in caplog.text
     assert bridge.finished[0][:2] == (4, "0-1")
@@ -709,22 +707,21 @@ async def test_logged_in_from_elsewhere_stops_the_bot(nursery: trio.Nursery) -> 
     first = make_bridge(url(server, "tcp"), user="alice", seek="5 60 0 A")
     second = make_bridge(url(server, "ws"), user="alice", seek="5 60 0 A")
     ended: list[SessionEnded] = []
+    stopped = trio.Event()
 
     async def run_first() -> None:
         with pytest.raises(SessionEnded) as caught:
             await first.run()
         ended.append(caught.value)
+        stopped.set()
 
-    with trio.fail_after(30):
-        async with trio.open_nursery() as inner:
-            inner.start_soon(run_first)
-            while not first.name:
-                await trio.sleep(0.01)
-            inner.start_soon(second.run)
-            while not ended:
-                await trio.sleep(0.01)
-            assert second.name == "alice"
-            inner.cancel_scope.cancel()
+    async with trio.open_nursery() as inner:
+        inner.start_soon(run_first)
+        await first.wait_for(lambda: first.name, "the first bot logged in", 30)
+        inner.start_soon(second.run)
+        await wait_event(stopped, "the first bot stopped", 30)
+        assert second.name == "alice"
+        inner.cancel_scope.cancel()
     assert "another window" in str(ended[0])
     assert first.session.connections == 1
 

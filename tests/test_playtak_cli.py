@@ -195,8 +195,7 @@ async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
             await bobby.send("Accept 1")
             opening = (await bobby.expect("Game#1 P *"))[-1]
             await bobby.send("Game#1 P " + ("E5" if "E5" not in opening else "A5"))
-            while len(server.core.games[1].moves) < 3:
-                await trio.sleep(0.01)
+            await server.wait_for(lambda: len(server.core.games[1].moves) >= 3, "three plies")
             assert _processes_with(marker)
             first.send_signal(15)
             assert await first.wait() == 0

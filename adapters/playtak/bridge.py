@@ -73,7 +73,8 @@ class Bridge:
     async def wait_for(
         self, predicate: Callable[[], object], what: str, timeout: float = 10.0
     ) -> None:
-        """Wait until `predicate()` holds (checked after every input of the state)."""
+        """Wait until `predicate()` holds (checked after every input of the state, once
+        its outputs are carried out)."""
         await self.changes.wait_for(predicate, what, timeout)
 
     async def run(self) -> list[tuple[int, str, Path | None]]:
@@ -122,9 +123,9 @@ class Bridge:
     # ---- carrying out --------------------------------------------------------------------
     async def _feed(self, item: s.Input) -> None:
         outputs = self.state.feed(item, trio.current_time(), datetime.now(UTC))
-        self.changes.notify()
         for output in outputs:
             await self._apply(output)
+        self.changes.notify()
 
     async def _apply(self, output: s.Output) -> None:
         match output:

@@ -259,6 +259,11 @@ class BridgeState:
     def in_game(self) -> bool:
         return self.live is not None
 
+    @property
+    def settled(self) -> bool:
+        """The login burst of the current connection is over."""
+        return self._settled
+
     def feed(self, item: Input, now: float, wall: datetime) -> list[Output]:
         """Take one input at monotonic time `now` and wall time `wall`; the outputs."""
         self._now, self._wall = now, wall

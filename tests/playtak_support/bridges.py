@@ -106,3 +106,11 @@ async def login_burst(
     lines += await conn.expect("PING")
     await conn.send("OK")
     return lines
+
+
+async def wait_event(event: trio.Event, what: str, timeout: float = 20.0) -> None:
+    """Wait for `event`; fail naming `what` when it is not set within `timeout` s."""
+    with trio.move_on_after(timeout):
+        await event.wait()
+        return
+    raise AssertionError(f"{what}: not within {timeout} s")

@@ -22,6 +22,7 @@ import trio
 import trio_websocket
 
 from adapters.playtak.server.lobby import LobbyCore, Output, ServerSettings
+from adapters.playtak.watch import Changes
 
 log = logging.getLogger("playtak.server")
 
@@ -39,9 +40,17 @@ class LocalServer:
     _channels: dict[int, trio.MemorySendChannel[str | None]] = attrs.field(factory=dict)
     _next_id: int = 1
     _changed: trio.Event = attrs.field(factory=trio.Event)
+    #: told after every change of the core (a line handled, a tick, a connection)
+    changes: Changes = attrs.field(factory=Changes, init=False)
 
     def __attrs_post_init__(self) -> None:
         self.core = LobbyCore(self.settings, trio.current_time())
+
+    async def wait_for(
+        self, predicate: Callable[[], object], what: str, timeout: float = 10.0
+    ) -> None:
+        """Wait until `predicate()` holds (checked after every change of the core)."""
+        await self.changes.wait_for(predicate, what, timeout)
 
     # ---- plumbing ----------------------------------------------------------------------
     def _dispatch(self, outputs: list[Output]) -> None:
@@ -52,6 +61,7 @@ class LocalServer:
                 with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
                     channel.send_nowait(line)
         self._changed.set()
+        self.changes.notify()
 
     def drop(self, name: str) -> bool:
         """Close the connection of a logged-in player as if the network failed."""
