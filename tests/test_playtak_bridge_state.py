@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 
 from adapters.playtak import protocol as p
-from adapters.playtak.bridge_state import (
+from adapters.playtak.bridge_events import (
     BridgeSettings,
-    BridgeState,
     CancelThinking,
     Connected,
     Disconnected,
@@ -34,6 +33,7 @@ from adapters.playtak.bridge_state import (
     WarmUp,
     WriteRecord,
 )
+from adapters.playtak.bridge_state import BridgeState
 from rules.tak.move import Move
 from tei.protocol import OptionDecl
 from tei.seat import FaultKind, SeatFault, SeatUnavailable

@@ -8,7 +8,8 @@ told otherwise), resume after a reconnect (rebuild from the replay, move only af
 `Your game is resumed`), refused moves, engines that crash or stall (restarted while
 the clock allows), and a PTN record of every finished game.
 
-Every decision is made by the sans-IO `BridgeState` (`bridge_state.py`); this module
+Every decision is made by the sans-IO `BridgeState` (`bridge_state.py`, its inputs and
+outputs in `bridge_events.py`); this module
 only carries inputs to it (session hooks, engine answers, written records) and carries
 out what it returns (commands, engine work, records, the stop).
 """
@@ -23,9 +24,10 @@ from pathlib import Path
 
 import trio
 
-from adapters.playtak import bridge_state as s
+from adapters.playtak import bridge_events as s
 from adapters.playtak import protocol as p
-from adapters.playtak.bridge_state import BridgeError, BridgeSettings, BridgeState
+from adapters.playtak.bridge_events import BridgeError, BridgeSettings
+from adapters.playtak.bridge_state import BridgeState
 from adapters.playtak.live_game import LiveGame, ptn_record, write_record
 from adapters.playtak.session import NotConnected, Session, first_leaf
 from adapters.playtak.watch import Changes

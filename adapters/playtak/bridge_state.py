@@ -1,23 +1,17 @@
 """What the bridge knows and decides, sans-IO: lobby, games, clocks, when to think.
 
-`BridgeState.feed(item, now, wall)` takes one input - a server event of
-`adapters.playtak.protocol`, or `Connected`, `Settled`, `Disconnected`, `EngineReady`,
-`EngineAnswered`, `EngineFailed`, `EngineIdle`, `RecordWritten`, `RecordFailed` - with
-the monotonic time `now` (seconds) and the wall-clock time `wall`, and returns what to
-do: `Send` a command, `Think` (then ask `plan(ticket, now)` for the position, limits and
-deadline once the engine is ready), `Restart` the engine, `WarmUp` it, `CancelThinking`,
-`WriteRecord`, `LogSent` (a message that wants the last commands sent), `Done`.
-
-Engine work is one ticket at a time: every `Think` or `Restart` is answered by exactly
-one of `EngineAnswered`, `EngineFailed` or `EngineIdle` with its ticket, and the state
-starts no other engine work before that answer.
+`BridgeState.feed(item, now, wall)` takes one input of `bridge_events` (a server event,
+the session's news, the engine's answer, a record's fate) at the monotonic time `now`
+and the wall time `wall`, and returns the outputs: commands to send, engine work (a
+`Think` is followed by `plan(ticket, now)` once the engine is ready), records to write,
+the stop. Engine work is one ticket at a time: each `Think` or `Restart` is answered by
+one `EngineAnswered`, `EngineFailed` or `EngineIdle` of its ticket before the next.
 """
 
 from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -25,7 +19,32 @@ from typing import Any
 import attrs
 
 from adapters.playtak import protocol as p
-from adapters.playtak.errors import PlaytakError
+from adapters.playtak.bridge_events import (
+    BridgeError,
+    BridgeSettings,
+    CancelThinking,
+    Connected,
+    Disconnected,
+    Done,
+    EngineAnswered,
+    EngineFailed,
+    EngineIdle,
+    EngineReady,
+    Input,
+    LogSent,
+    MovePlan,
+    Output,
+    RecordFailed,
+    RecordWritten,
+    Restart,
+    Send,
+    Settled,
+    Think,
+    WarmUp,
+    WriteRecord,
+    engine_refusal,
+    move_plan,
+)
 from adapters.playtak.live_game import (
     LiveGame,
     describe_info,
@@ -35,186 +54,10 @@ from adapters.playtak.live_game import (
     server_clock_ms,
 )
 from adapters.playtak.notation import ServerMove
-from rules.game import Game, GameError
-from tei.driver import Limits
-from tei.driver_options import OptionRefused, plan_new_game
-from tei.protocol import OptionDecl, SizeDecl
-from tei.seat import NewGame, SeatFault, SeatUnavailable, seat_limits
+from rules.game import GameError
+from tei.seat import NewGame, SeatUnavailable
 
 log = logging.getLogger("playtak.bridge")
-
-
-@attrs.frozen
-class BridgeSettings:
-    seek: p.Seek | None = None
-    accept_from: str | None = None
-    games: int | None = None  # None: forever
-    ptn_dir: Path | None = None
-    move_overhead_ms: int = 1000
-    accept_draws: bool = False
-    min_restart_ms: int = 3000
-    max_engine_failures: int = 3
-    #: give up on a silent engine after this many seconds (None: a quarter of the clock
-    #: left, at least 30 s)
-    max_move_seconds: float | None = None
-    site: str = "PlayTak.com"
-
-
-class BridgeError(PlaytakError):
-    """The bridge cannot do what it was asked (e.g. the engine cannot play the seek)."""
-
-
-# ---- inputs ----------------------------------------------------------------------------
-@attrs.frozen
-class Connected:
-    """A connection is up and logged in under `name`."""
-
-    name: str
-
-
-@attrs.frozen
-class Settled:
-    """The login burst is over (seeks, games and any resumed game were replayed)."""
-
-
-@attrs.frozen
-class Disconnected:
-    """The connection is gone (the session reconnects)."""
-
-
-@attrs.frozen(eq=False)
-class EngineReady:
-    """The engine started: the options and sizes it declared."""
-
-    options: Mapping[str, OptionDecl]
-    sizes: SizeDecl | None = None
-
-
-@attrs.frozen
-class EngineAnswered:
-    ticket: int
-    action: Any
-    info: Any = None
-
-
-@attrs.frozen
-class EngineFailed:
-    ticket: int
-    fault: SeatFault
-
-
-@attrs.frozen
-class EngineIdle:
-    """The work of `ticket` ended without a move (cancelled, or the restart is done)."""
-
-    ticket: int
-
-
-@attrs.frozen
-class RecordWritten:
-    game_id: int
-    path: Path
-
-
-@attrs.frozen
-class RecordFailed:
-    game_id: int
-    error: str
-
-
-Input = (
-    p.ServerEvent
-    | Connected
-    | Settled
-    | Disconnected
-    | EngineReady
-    | EngineAnswered
-    | EngineFailed
-    | EngineIdle
-    | RecordWritten
-    | RecordFailed
-)
-
-
-# ---- outputs ---------------------------------------------------------------------------
-@attrs.frozen
-class Send:
-    command: p.ClientCommand
-
-
-@attrs.frozen
-class Think:
-    """Tell the engine about `new_game`, then ask `plan(ticket, now)` and move."""
-
-    ticket: int
-    new_game: NewGame
-
-
-@attrs.frozen
-class Restart:
-    """Replace the engine process (answered by EngineIdle, or EngineFailed)."""
-
-    ticket: int
-
-
-@attrs.frozen
-class WarmUp:
-    """Start the engine's new game while the opponent thinks (failures are ignored)."""
-
-    new_game: NewGame
-
-
-@attrs.frozen
-class CancelThinking:
-    ticket: int
-
-
-@attrs.frozen
-class WriteRecord:
-    """Write the PTN record (answered by RecordWritten or RecordFailed)."""
-
-    live: LiveGame
-    result: str
-
-
-@attrs.frozen
-class LogSent:
-    """Log `text` with the last commands sent on this connection."""
-
-    level: int
-    text: str
-
-
-@attrs.frozen
-class Done:
-    """Stop the bridge (with the error to raise, if any)."""
-
-    error: BridgeError | None = None
-
-
-Output = Send | Think | Restart | WarmUp | CancelThinking | WriteRecord | LogSent | Done
-
-
-@attrs.frozen(eq=False)
-class MovePlan:
-    """What to ask the engine: the position, the `go` limits, the deadline and grace."""
-
-    game: Game[Any]
-    limits: Limits
-    deadline: float
-    grace: float
-
-
-def engine_refusal(
-    options: Mapping[str, OptionDecl], sizes: SizeDecl | None, size: int, komi: int
-) -> str | None:
-    """Why an engine declaring these options cannot play this size and komi
-    (half-flats), or None if it can."""
-    try:
-        plan_new_game("tak", {"size": str(size), "halfkomi": str(komi)}, options, sizes)
-    except OptionRefused as exc:
-        return str(exc)
-    return None
 
 
 @attrs.define
@@ -575,32 +418,14 @@ class BridgeState:
         new = self._new_game or self._engine_game(live.start)
         self._out.append(Think(self._ticket(live), new))
 
-    def our_clock_ms(self, live: LiveGame, now: float) -> tuple[int, int]:
-        """(our time, opponent's time) in ms at `now`, before the move overhead."""
-        ours, theirs = live.clocks[live.seat], live.clocks[1 - live.seat]
-        if live.moves:
-            ours -= int((now - live.clock_at) * 1000)
-        return ours, theirs
-
     def plan(self, ticket: int, now: float) -> MovePlan | None:
         """The position, limits, deadline and grace of the move `ticket` asks for, at
         `now`; None when that work was cancelled meanwhile."""
         work = self._work
         if work is None or work.ticket != ticket or work.cancelled or work.live is not self.live:
             return None
-        live = work.live
-        overhead = self.settings.move_overhead_ms
-        ours, theirs = self.our_clock_ms(live, now)
-        budget_ms = ours - max(2 * overhead, ours // 10)
-        own = (max(1, ours - overhead), live.inc_ms)
-        limits = seat_limits(live.seat, own, (max(1, theirs), live.inc_ms))
-        stall = self.settings.max_move_seconds
-        if stall is None:  # a search longer than this is no search but a hang
-            stall = max(30.0, ours / 4000)
-        budget = min(max(0.05, budget_ms / 1000), stall)
-        grace = 1.0 if budget_ms > 5000 else 0.3
-        work.plies = len(live.game.history)
-        return MovePlan(live.game.copy(), limits, now + budget, grace)
+        work.plies = len(work.live.game.history)
+        return move_plan(work.live, now, self.settings)
 
     def _current(self, ticket: int) -> _Work | None:
         """The work of `ticket` (now over) when its game still wants its outcome."""
@@ -645,7 +470,7 @@ class BridgeState:
             log.error("game %d: engine failure: %s", game_id, fault)
         if isinstance(fault, SeatUnavailable):
             self._give_up(live, fault)
-        elif self.our_clock_ms(live, self._now)[0] < self.settings.min_restart_ms:
+        elif live.clock_ms(self._now)[0] < self.settings.min_restart_ms:
             log.error("game %d: no time to restart the engine, resigning", game_id)
             self._resign(live)
         else:

@@ -52,6 +52,14 @@ class LiveGame:
     def our_turn(self) -> bool:
         return self.game.result is None and self.game.turn == self.seat
 
+    def clock_ms(self, now: float) -> tuple[int, int]:
+        """(our time, opponent's time) in ms at `now` (our clock runs since the last
+        clocks once the game has moves), before any move overhead."""
+        ours, theirs = self.clocks[self.seat], self.clocks[1 - self.seat]
+        if self.moves:
+            ours -= int((now - self.clock_at) * 1000)
+        return ours, theirs
+
 
 #: the largest clock taken from a server, in ms (about 24.8 days: a signed 32-bit int)
 MAX_CLOCK_MS = 2**31 - 1

@@ -114,3 +114,11 @@ async def wait_event(event: trio.Event, what: str, timeout: float = 20.0) -> Non
         await event.wait()
         return
     raise AssertionError(f"{what}: not within {timeout} s")
+
+
+async def play_both(*bridges: Bridge, limit: float = 60.0) -> None:
+    """Run the bridges until they all stop; fail after `limit` seconds."""
+    with trio.fail_after(limit):
+        async with trio.open_nursery() as nursery:
+            for bridge in bridges:
+                nursery.start_soon(bridge.run)

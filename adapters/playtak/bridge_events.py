@@ -1,0 +1,214 @@
+"""The inputs and outputs of the bridge's state (`bridge_state.BridgeState`).
+
+Inputs: a server event of `adapters.playtak.protocol`, or `Connected`, `Settled`,
+`Disconnected`, `EngineReady`, `EngineAnswered`, `EngineFailed`, `EngineIdle`,
+`RecordWritten`, `RecordFailed`. Outputs: `Send`, `Think`, `Restart`, `WarmUp`,
+`CancelThinking`, `WriteRecord`, `LogSent`, `Done`. Also the bridge's settings and error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from adapters.playtak import protocol as p
+from adapters.playtak.errors import PlaytakError
+from adapters.playtak.live_game import LiveGame
+from rules.game import Game
+from tei.driver import Limits
+from tei.driver_options import OptionRefused, plan_new_game
+from tei.protocol import OptionDecl, SizeDecl
+from tei.seat import NewGame, SeatFault, seat_limits
+
+
+@attrs.frozen
+class BridgeSettings:
+    seek: p.Seek | None = None
+    accept_from: str | None = None
+    games: int | None = None  # None: forever
+    ptn_dir: Path | None = None
+    move_overhead_ms: int = 1000
+    accept_draws: bool = False
+    min_restart_ms: int = 3000
+    max_engine_failures: int = 3
+    #: give up on a silent engine after this many seconds (None: a quarter of the clock
+    #: left, at least 30 s)
+    max_move_seconds: float | None = None
+    site: str = "PlayTak.com"
+
+
+class BridgeError(PlaytakError):
+    """The bridge cannot do what it was asked (e.g. the engine cannot play the seek)."""
+
+
+# ---- inputs ----------------------------------------------------------------------------
+@attrs.frozen
+class Connected:
+    """A connection is up and logged in under `name`."""
+
+    name: str
+
+
+@attrs.frozen
+class Settled:
+    """The login burst is over (seeks, games and any resumed game were replayed)."""
+
+
+@attrs.frozen
+class Disconnected:
+    """The connection is gone (the session reconnects)."""
+
+
+@attrs.frozen(eq=False)
+class EngineReady:
+    """The engine started: the options and sizes it declared."""
+
+    options: Mapping[str, OptionDecl]
+    sizes: SizeDecl | None = None
+
+
+@attrs.frozen
+class EngineAnswered:
+    ticket: int
+    action: Any
+    info: Any = None
+
+
+@attrs.frozen
+class EngineFailed:
+    ticket: int
+    fault: SeatFault
+
+
+@attrs.frozen
+class EngineIdle:
+    """The work of `ticket` ended without a move (cancelled, or the restart is done)."""
+
+    ticket: int
+
+
+@attrs.frozen
+class RecordWritten:
+    game_id: int
+    path: Path
+
+
+@attrs.frozen
+class RecordFailed:
+    game_id: int
+    error: str
+
+
+Input = (
+    p.ServerEvent
+    | Connected
+    | Settled
+    | Disconnected
+    | EngineReady
+    | EngineAnswered
+    | EngineFailed
+    | EngineIdle
+    | RecordWritten
+    | RecordFailed
+)
+
+
+# ---- outputs ---------------------------------------------------------------------------
+@attrs.frozen
+class Send:
+    command: p.ClientCommand
+
+
+@attrs.frozen
+class Think:
+    """Tell the engine about `new_game`, then ask `plan(ticket, now)` and move."""
+
+    ticket: int
+    new_game: NewGame
+
+
+@attrs.frozen
+class Restart:
+    """Replace the engine process (answered by EngineIdle, or EngineFailed)."""
+
+    ticket: int
+
+
+@attrs.frozen
+class WarmUp:
+    """Start the engine's new game while the opponent thinks (failures are ignored)."""
+
+    new_game: NewGame
+
+
+@attrs.frozen
+class CancelThinking:
+    ticket: int
+
+
+@attrs.frozen
+class WriteRecord:
+    """Write the PTN record (answered by RecordWritten or RecordFailed)."""
+
+    live: LiveGame
+    result: str
+
+
+@attrs.frozen
+class LogSent:
+    """Log `text` with the last commands sent on this connection."""
+
+    level: int
+    text: str
+
+
+@attrs.frozen
+class Done:
+    """Stop the bridge (with the error to raise, if any)."""
+
+    error: BridgeError | None = None
+
+
+Output = Send | Think | Restart | WarmUp | CancelThinking | WriteRecord | LogSent | Done
+
+
+@attrs.frozen(eq=False)
+class MovePlan:
+    """What to ask the engine: the position, the `go` limits, the deadline and grace."""
+
+    game: Game[Any]
+    limits: Limits
+    deadline: float
+    grace: float
+
+
+def move_plan(live: LiveGame, now: float, settings: BridgeSettings) -> MovePlan:
+    """The engine's next move in `live` at `now`: the server's clocks less the time
+    since they came and the move overhead; a deadline within the clock, and shorter
+    than `max_move_seconds` (or a quarter of the clock, at least 30 s)."""
+    overhead = settings.move_overhead_ms
+    ours, theirs = live.clock_ms(now)
+    budget_ms = ours - max(2 * overhead, ours // 10)
+    own = (max(1, ours - overhead), live.inc_ms)
+    limits = seat_limits(live.seat, own, (max(1, theirs), live.inc_ms))
+    stall = settings.max_move_seconds
+    if stall is None:  # a search longer than this is no search but a hang
+        stall = max(30.0, ours / 4000)
+    budget = min(max(0.05, budget_ms / 1000), stall)
+    grace = 1.0 if budget_ms > 5000 else 0.3
+    return MovePlan(live.game.copy(), limits, now + budget, grace)
+
+
+def engine_refusal(
+    options: Mapping[str, OptionDecl], sizes: SizeDecl | None, size: int, komi: int
+) -> str | None:
+    """Why an engine declaring these options cannot play this size and komi
+    (half-flats), or None if it can."""
+    try:
+        plan_new_game("tak", {"size": str(size), "halfkomi": str(komi)}, options, sizes)
+    except OptionRefused as exc:
+        return str(exc)
+    return None
