@@ -14,6 +14,7 @@ from adapters.playtak.cli import site_name
 from rules.tak.ptn import PtnGame
 from tei.cli import main
 from tests.playtak_support.guard import loopback_only  # noqa: F401
+from tests.playtak_support.lines import LineClient
 
 TEI = [sys.executable, "-m", "tei", "playtak"]
 SERVER = [sys.executable, "-m", "adapters.playtak.server.listeners"]
@@ -121,10 +122,16 @@ async def test_two_command_line_bots_play_through_the_local_server(tmp_path: Pat
                 argv, env=env, capture_stdout=True, capture_stderr=True, check=False
             )
 
+        # the seek comes first (so the guest's login burst replays it)
+        watcher = await LineClient.connect(int(tcp_url.rsplit(":", 1)[1]))
         with trio.fail_after(60):
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(run, "alice", seeker)
-                await trio.sleep(0.5)  # let the seek appear first (it is also replayed later)
+                try:
+                    await watcher.login("watcher")
+                    nursery.start_soon(run, "alice", seeker)
+                    await watcher.expect("Seek new 1 alice *", timeout=30)
+                finally:
+                    await watcher.aclose()
                 nursery.start_soon(run, "guest", acceptor)
     finally:
         server.terminate()
@@ -164,7 +171,6 @@ async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
 ) -> None:
     from adapters.playtak.server.listeners import LocalServer
     from tests.playtak_support.bridges import FLAKY
-    from tests.playtak_support.lines import LineClient
 
     server = LocalServer()
     await nursery.start(server.serve)
