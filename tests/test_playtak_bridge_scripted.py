@@ -18,11 +18,12 @@ from rules.tak.move import Move
 from rules.tak.ptn import PtnGame
 from tests.playtak_support.bridges import (
     FLAKY,
+    Counter,
     login_burst,
     make_bridge,
     play_both,
+    run_until,
     serve_script,
-    wait_event,
 )
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 from tests.playtak_support.lines import LineClient
@@ -34,15 +35,10 @@ async def test_garbage_from_the_server_is_ignored_and_survived(
     nursery: trio.Nursery, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    connections = 0
-    third = trio.Event()
+    connections = Counter(3)
 
     async def garbage(conn: LineClient) -> None:
-        nonlocal connections
-        connections += 1
-        if connections == 3:
-            third.set()
-        if connections == 1:  # no greeting at all: only junk
+        if connections() == 1:  # no greeting at all: only junk
             await conn.stream.send_all(b"\x00\xff\xfe junk\nHello?\n")
             await trio.sleep(30)
         await login_burst(conn, "Guest9")
@@ -62,10 +58,7 @@ async def test_garbage_from_the_server_is_ignored_and_survived(
 
     port = await serve_script(nursery, garbage)
     bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A", login_timeout=0.5)
-    async with trio.open_nursery() as inner:
-        inner.start_soon(bridge.run)
-        await wait_event(third, "a third connection after the junk and the long line")
-        inner.cancel_scope.cancel()
+    await run_until(bridge, connections.reached, "a third connection after junk, long line")
     assert bridge.finished == []
     assert "ignored server line 'Game#1 Over 9-9'" in caplog.text
     assert "tak.Game@557c7331" in caplog.text
@@ -187,23 +180,16 @@ async def test_a_refused_move_is_replaced_by_another(nursery: trio.Nursery) -> N
 
 
 async def test_a_silent_server_is_taken_for_dead(nursery: trio.Nursery) -> None:
-    connections = 0
-    third = trio.Event()
+    connections = Counter(3)
 
     async def silent(conn: LineClient) -> None:
-        nonlocal connections
-        connections += 1
-        if connections == 3:
-            third.set()
+        connections()
         await login_burst(conn)
         await trio.sleep(30)  # no answer to anything any more
 
     port = await serve_script(nursery, silent)
     bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A", dead_after=0.3)
-    async with trio.open_nursery() as inner:
-        inner.start_soon(bridge.run)
-        await wait_event(third, "a third connection after two silent ones")
-        inner.cancel_scope.cancel()
+    await run_until(bridge, connections.reached, "a third connection after two silent ones")
     assert bridge.session.connections >= 2
 
 
@@ -291,10 +277,7 @@ async def test_a_time_loss_ends_the_game_and_the_bot_seeks_again(
 
     port = await serve_script(nursery, script)
     bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="4 60 0 W", games=2, ptn_dir=tmp_path)
-    async with trio.open_nursery() as inner:
-        inner.start_soon(bridge.run)
-        await wait_event(sought, "a seek after the lost game")
-        inner.cancel_scope.cancel()
+    await run_until(bridge, sought, "a seek after the lost game")
     game_id, result, path = bridge.finished[0]
     assert (game_id, result) == (6, "0-1")
     assert path is not None
@@ -332,10 +315,7 @@ async def test_a_game_the_server_does_not_resume_is_recorded_as_unfinished(
 
     port = await serve_script(nursery, script)
     bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 B", games=2, ptn_dir=tmp_path)
-    async with trio.open_nursery() as inner:
-        inner.start_soon(bridge.run)
-        await wait_event(sought, "a seek after the game that was not resumed")
-        inner.cancel_scope.cancel()
+    await run_until(bridge, sought, "a seek after the game that was not resumed")
     assert connections == 2
     game_id, result, path = bridge.finished[0]
     assert (game_id, result) == (8, "*")
@@ -371,10 +351,7 @@ async def test_an_engine_that_keeps_crashing_makes_the_bot_resign(
     port = await serve_script(nursery, script)
     always_crashing = [*FLAKY, "--mode", "crash", "--at", "1"]  # no marker: every time
     bridge = make_bridge(f"tcp://127.0.0.1:{port}", always_crashing, seek="5 60 0 W", games=2)
-    async with trio.open_nursery() as inner:
-        inner.start_soon(bridge.run)
-        await wait_event(sought, "a seek after the resignation", 30)
-        inner.cancel_scope.cancel()
+    await run_until(bridge, sought, "a seek after the resignation", 30)
     assert [line for line in sent if line.startswith("Game#4")] == ["Game#4 Resign"]
     assert reason in caplog.text
     assert bridge.finished[0][:2] == (4, "0-1")

@@ -122,3 +122,27 @@ async def play_both(*bridges: Bridge, limit: float = 60.0) -> None:
         async with trio.open_nursery() as nursery:
             for bridge in bridges:
                 nursery.start_soon(bridge.run)
+
+
+async def run_until(bridge: Bridge, event: trio.Event, what: str, timeout: float = 20.0) -> None:
+    """Run `bridge` until `event` is set (then stop it); fail naming `what` on timeout."""
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bridge.run)
+        await wait_event(event, what, timeout)
+        nursery.cancel_scope.cancel()
+
+
+class Counter:
+    """Counts the calls (e.g. connections to a scripted server); `reached` is set once
+    the count gets to `target`."""
+
+    def __init__(self, target: int) -> None:
+        self.count = 0
+        self.target = target
+        self.reached = trio.Event()
+
+    def __call__(self) -> int:
+        self.count += 1
+        if self.count >= self.target:
+            self.reached.set()
+        return self.count
