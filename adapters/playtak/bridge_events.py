@@ -18,8 +18,7 @@ from adapters.playtak import protocol as p
 from adapters.playtak.errors import PlaytakError
 from adapters.playtak.live_game import LiveGame
 from rules.game import Game
-from tei.driver import Limits
-from tei.driver_options import OptionRefused, plan_new_game
+from tei.driver import Limits, declared_refusal
 from tei.protocol import OptionDecl, SizeDecl
 from tei.seat import NewGame, SeatFault, seat_limits
 
@@ -207,8 +206,4 @@ def engine_refusal(
 ) -> str | None:
     """Why an engine declaring these options cannot play this size and komi
     (half-flats), or None if it can."""
-    try:
-        plan_new_game("tak", {"size": str(size), "halfkomi": str(komi)}, options, sizes)
-    except OptionRefused as exc:
-        return str(exc)
-    return None
+    return declared_refusal("tak", {"size": str(size), "halfkomi": str(komi)}, options, sizes)

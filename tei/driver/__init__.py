@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from tei.driver.connection import EngineConnection
     from tei.driver.engine import Engine, PlayResult
     from tei.driver.launch import open_engine
-    from tei.driver.options import default_size
+    from tei.driver.options import declared_refusal, default_size
     from tei.transcript import Transcript
 
 __all__ = [
@@ -58,6 +58,7 @@ __all__ = [
     "PlayResult",
     "TeiError",
     "Transcript",
+    "declared_refusal",
     "default_size",
     "open_engine",
 ]
@@ -68,6 +69,7 @@ _LAZY = {
     "Engine": "tei.driver.engine",
     "PlayResult": "tei.driver.engine",
     "open_engine": "tei.driver.launch",
+    "declared_refusal": "tei.driver.options",
     "default_size": "tei.driver.options",
     "Transcript": "tei.transcript",
 }

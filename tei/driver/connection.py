@@ -29,6 +29,7 @@ from tei.driver.limits import MAX_COUNT, MAX_TIME_MS, Limits
 from tei.driver.options import (
     OptionRefused,
     declared_games,
+    declared_refusal,
     find_option,
     initial_value,
     normalize_value,
@@ -381,11 +382,7 @@ class EngineConnection:
     # ---- games -------------------------------------------------------------------------
     def refusal(self, game: str, rules: Mapping[str, str]) -> str | None:
         """Why this engine cannot play `game` under `rules`, or None when it can."""
-        try:
-            plan_new_game(game, rules, self.options, self.sizes)
-        except OptionRefused as exc:
-            return str(exc)
-        return None
+        return declared_refusal(game, rules, self.options, self.sizes)
 
     def new_game_messages(self, game: str, rules: Mapping[str, str]) -> list[GuiMessage]:
         """`Game` (always, if declared), changed rules options, `teinewgame`; OptionRefused

@@ -188,3 +188,18 @@ def plan_new_game(
             raise OptionRefused("HalfKomi", f"the engine plays half-komi {komis}, not {halfkomi}")
         return NewGamePlan(tuple(settings), TeiNewGame(size, halfkomi, v1=True))
     return NewGamePlan(tuple(settings), TeiNewGame(size))
+
+
+def declared_refusal(
+    game: str,
+    rules: Mapping[str, str],
+    options: Mapping[str, OptionDecl],
+    sizes: SizeDecl | None,
+) -> str | None:
+    """Why an engine that declared `options` and `sizes` cannot play `game` under
+    `rules`, or None when it can."""
+    try:
+        plan_new_game(game, rules, options, sizes)
+    except OptionRefused as exc:
+        return str(exc)
+    return None
