@@ -14,7 +14,7 @@ from types import ModuleType
 #: name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "match": ("adapters.referee.cli", "play a local match between engines (default: two bots)"),
-    "engine": ("tei.engine_cli", "serve a built-in bot as a TEI engine on stdin/stdout"),
+    "engine": ("tei.host.cli", "serve a built-in bot as a TEI engine on stdin/stdout"),
     "check": ("tei.check_cli", "check a TEI engine for protocol compliance"),
     "perft": ("tei.perft_cli", "count leaf nodes of the move tree (rules self-test)"),
     "show": ("tei.show_cli", "print a position as a board picture"),

@@ -11,7 +11,7 @@ import pytest
 from bots.base import Bot, BotOption, Report
 from rules.game import Game, GameError, IllegalAction, NotationError, Options, Outcome
 from tei.driver import Info, Limits
-from tei.engine_state import (
+from tei.host.state import (
     Exit,
     HostConfig,
     HostSetupError,
@@ -20,7 +20,7 @@ from tei.engine_state import (
     StartSearch,
     StopSearch,
 )
-from tei.engine_timing import search_deadlines
+from tei.host.timing import search_deadlines
 
 
 class CountGame(Game[int]):

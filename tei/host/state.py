@@ -22,9 +22,9 @@ from rules.game import Game
 from rules.registry import GAME_NAMES, game_class
 from tei import protocol as p
 from tei.driver import Limits
-from tei.engine_options import HostOption, OptionValueError, from_bot_option, game_options
-from tei.engine_timing import limits_of, search_deadlines
 from tei.errors import TeiError
+from tei.host.options import HostOption, OptionValueError, from_bot_option, game_options
+from tei.host.timing import limits_of, search_deadlines
 
 AUTHOR = "the tei-host authors"
 #: Tak board sizes and half-komi values announced in TEI v1 `size` lines

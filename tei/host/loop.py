@@ -16,7 +16,7 @@ from typing import IO, Any
 
 from bots import base
 from bots.base import Bot
-from tei.engine_state import (
+from tei.host.state import (
     Effect,
     Exit,
     HostConfig,

@@ -8,8 +8,8 @@ from typing import IO
 
 from bots.registry import bot_names, default_bot
 from rules.registry import GAME_NAMES
-from tei.engine import serve
-from tei.engine_state import HostConfig, HostSetupError, HostState, Send
+from tei.host.loop import serve
+from tei.host.state import HostConfig, HostSetupError, HostState, Send
 from tei.options_cli import add_game_options, game_options
 
 EPILOG = """\
