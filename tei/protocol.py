@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from tei.lines import quote
 from tei.protocol_messages import (
     BOUNDS,
     GO_INTS,
@@ -74,14 +75,14 @@ _WORD = re.compile(r"\S+")
 
 
 def _error(line: str, why: str) -> ProtocolError:
-    return ProtocolError(f"{why}: {line!r}")
+    return ProtocolError(f"{why}: {quote(line)}")
 
 
 def _int(word: str, line: str, what: str) -> int:
     try:
         return int(word)
     except ValueError:
-        raise _error(line, f"{what} must be an integer, not {word!r}") from None
+        raise _error(line, f"{what} must be an integer, not {quote(word, 24)}") from None
 
 
 def _rest(line: str, spans: list[re.Match[str]], index: int) -> str:

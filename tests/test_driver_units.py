@@ -15,7 +15,7 @@ from tei.driver.options import (
     normalize_value,
     plan_new_game,
 )
-from tei.driver.process import LineSplitter
+from tei.lines import LineSplitter
 from tei.protocol import OptionDecl, SizeDecl, TeiNewGame
 from tei.transcript import Transcript, TranscriptEntry
 

@@ -31,12 +31,11 @@ import trio
 
 from tei.driver.errors import EngineTerminated
 from tei.driver.reaper import MARKER, kill_tree, preexec, wait_gone
+from tei.lines import LineSplitter
 from tei.transcript import FROM_ENGINE, STDERR, TO_ENGINE, Transcript
 
 log = logging.getLogger("tei.driver")
 
-#: longest line kept from an engine; the rest of a longer line is dropped
-MAX_LINE = 1 << 20
 
 #: seconds the output of an engine that exited may take to end after its descendants
 #: were killed, before it is closed by force
@@ -55,46 +54,6 @@ def _kill_live() -> None:
 
 
 atexit.register(_kill_live)
-
-
-class LineSplitter:
-    """Bytes in, text lines out (sans-IO). `\\r\\n` and `\\n` end lines; bad UTF-8 is replaced;
-    a line longer than `max_line` bytes is cut and the rest of it dropped."""
-
-    def __init__(self, max_line: int = MAX_LINE) -> None:
-        self.max_line = max_line
-        self._buffer = bytearray()
-        self._skipping = False
-
-    def feed(self, data: bytes | bytearray) -> list[str]:
-        lines: list[str] = []
-        self._buffer += data
-        while True:
-            index = self._buffer.find(b"\n")
-            if index < 0:
-                if len(self._buffer) > self.max_line:
-                    if not self._skipping:
-                        lines.append(self._decode(bytes(self._buffer[: self.max_line])))
-                    self._skipping = True
-                    self._buffer.clear()
-                return lines
-            raw = bytes(self._buffer[:index])
-            del self._buffer[: index + 1]
-            if self._skipping:
-                self._skipping = False
-                continue
-            lines.append(self._decode(raw[: self.max_line]))
-
-    def flush(self) -> list[str]:
-        """The last, unterminated line at end of stream (if any)."""
-        rest, self._buffer = bytes(self._buffer), bytearray()
-        if rest and not self._skipping:
-            return [self._decode(rest)]
-        return []
-
-    @staticmethod
-    def _decode(raw: bytes) -> str:
-        return raw.decode("utf-8", errors="replace").rstrip("\r")
 
 
 class Child:

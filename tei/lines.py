@@ -1,0 +1,88 @@
+"""Text lines out of a byte stream, with a bound on their length (sans-IO), and short quotes.
+
+`LineSplitter` turns bytes into lines in linear time whatever the line lengths: a line
+longer than the limit is reported once as a `LongLine` (its first bytes) and the rest of
+it, up to the next newline, is dropped without being kept. `quote` gives the start of a
+text for an error message, so a huge bad input is never echoed back whole.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+#: longest line kept by default; the rest of a longer line is dropped
+MAX_LINE = 1 << 20
+#: characters of a bad input quoted in an error message
+QUOTE_CHARS = 60
+
+
+def quote(text: str, limit: int = QUOTE_CHARS) -> str:
+    """`repr` of `text`, or of its first `limit` characters with the full length noted."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+@attrs.frozen
+class LongLine:
+    """A line longer than `limit` bytes: `prefix` is its start; the rest was dropped."""
+
+    prefix: str
+    limit: int
+
+    def describe(self) -> str:
+        """What an error message says about the line."""
+        return f"line longer than {self.limit} bytes ignored: {quote(self.prefix)}"
+
+
+class LineSplitter:
+    """Bytes in, text lines out (sans-IO). `\\r\\n` and `\\n` end lines; bad UTF-8 is replaced;
+    a line longer than `max_line` bytes is cut and the rest of it dropped."""
+
+    def __init__(self, max_line: int = MAX_LINE) -> None:
+        self.max_line = max_line
+        self._buffer = bytearray()
+        self._skipping = False
+
+    def feed_marked(self, data: bytes | bytearray) -> list[str | LongLine]:
+        """The lines completed by `data`; a cut line comes as a `LongLine`, once."""
+        out: list[str | LongLine] = []
+        start = 0
+        size = len(data)
+        while start < size:
+            index = data.find(b"\n", start)
+            end = size if index < 0 else index
+            if self._skipping:
+                pass  # the rest of a cut line: dropped unseen
+            elif len(self._buffer) + end - start > self.max_line:
+                room = self.max_line - len(self._buffer)
+                self._buffer += data[start : start + room]
+                out.append(LongLine(self._decode(bytes(self._buffer)), self.max_line))
+                self._buffer.clear()
+                self._skipping = True
+            else:
+                self._buffer += data[start:end]
+            if index < 0:
+                break
+            if not self._skipping:
+                out.append(self._decode(bytes(self._buffer)))
+            self._buffer.clear()
+            self._skipping = False
+            start = index + 1
+        return out
+
+    def feed(self, data: bytes | bytearray) -> list[str]:
+        """The lines completed by `data`, a cut line as its first `max_line` bytes."""
+        return [x if isinstance(x, str) else x.prefix for x in self.feed_marked(data)]
+
+    def flush(self) -> list[str]:
+        """The last, unterminated line at end of stream (if any)."""
+        rest, self._buffer = bytes(self._buffer), bytearray()
+        skipping, self._skipping = self._skipping, False
+        if rest and not skipping:
+            return [self._decode(rest)]
+        return []
+
+    @staticmethod
+    def _decode(raw: bytes) -> str:
+        return raw.decode("utf-8", errors="replace").rstrip("\r")

@@ -1,0 +1,68 @@
+"""The bounded line splitter and the short quotes of bad input."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tei.lines import LineSplitter, LongLine, quote
+
+
+def test_a_long_line_is_reported_once_and_the_rest_dropped() -> None:
+    splitter = LineSplitter(max_line=8)
+    assert splitter.feed_marked(b"isready\n0123") == ["isready"]
+    assert splitter.feed_marked(b"456789") == [LongLine("01234567", 8)]
+    assert splitter.feed_marked(b"abcdef" * 100) == []
+    assert splitter.feed_marked(b"xyz\nstop\n") == ["stop"]
+    assert splitter.feed_marked(b"0123456789\n") == [LongLine("01234567", 8)]
+    assert splitter.flush() == []
+
+
+def test_a_line_of_exactly_the_limit_is_kept() -> None:
+    splitter = LineSplitter(max_line=4)
+    assert splitter.feed_marked(b"abcd\nabcde\n") == ["abcd", LongLine("abcd", 4)]
+
+
+def test_the_rest_of_a_cut_line_is_not_the_last_line_at_eof() -> None:
+    splitter = LineSplitter(max_line=4)
+    assert splitter.feed_marked(b"abcdefgh") == [LongLine("abcd", 4)]
+    assert splitter.flush() == []
+
+
+def test_quote_cuts_long_text_and_names_its_length() -> None:
+    assert quote("go") == "'go'"
+    text = "x" * 1000
+    quoted = quote(text, limit=10)
+    assert quoted == "'xxxxxxxxxx'... (1000 characters)"
+    assert LongLine(text, 8).describe().startswith("line longer than 8 bytes ignored: 'xxx")
+
+
+def test_a_huge_line_keeps_no_more_than_the_limit() -> None:
+    chunk = b"position startpos moves " + b"a1 " * 21_837
+    splitter = LineSplitter(max_line=1 << 16)
+    out: list[str | LongLine] = []
+    for _ in range(200):
+        out += splitter.feed_marked(chunk)
+        assert len(splitter._buffer) <= 1 << 16
+    out += splitter.feed_marked(b"\nisready\n")
+    assert [type(x) for x in out] == [LongLine, str]
+    assert out[-1] == "isready"
+
+
+@given(
+    st.lists(st.text(alphabet="ab \r\n\xe9", max_size=20), max_size=8),
+    st.lists(st.integers(min_value=1, max_value=9), min_size=1, max_size=8),
+)
+def test_marked_lines_do_not_depend_on_chunking(texts: list[str], cuts: list[int]) -> None:
+    data = "\n".join(texts).encode("utf-8")
+    whole = LineSplitter(max_line=6)
+    expected = [*whole.feed_marked(data), *whole.flush()]
+    pieces = LineSplitter(max_line=6)
+    got: list[str | LongLine] = []
+    position, turn = 0, 0
+    while position < len(data):
+        size = cuts[turn % len(cuts)]
+        got += pieces.feed_marked(data[position : position + size])
+        position, turn = position + size, turn + 1
+    got += pieces.flush()
+    assert got == expected
