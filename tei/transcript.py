@@ -9,6 +9,7 @@ shows excerpts from them) and can also write every entry to text streams or a fi
 from __future__ import annotations
 
 import collections
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -71,6 +72,7 @@ class Transcript:
         self._entries: collections.deque[TranscriptEntry] = collections.deque(maxlen=keep)
         self._count = 0
         self._owned: TextIO | None = None
+        self._lock = threading.Lock()  # entries may come from several threads
 
     @classmethod
     def to_file(
@@ -86,15 +88,17 @@ class Transcript:
 
     def record(self, engine: str, direction: str, line: str) -> TranscriptEntry:
         """Add one entry (time taken from the monotonic clock) and return it."""
-        entry = TranscriptEntry(time.monotonic(), engine.replace(" ", "_") or "-", direction, line)
-        self._entries.append(entry)
-        self._count += 1
-        for sink in list(self.sinks):
-            try:
-                sink.write(entry.to_line() + "\n")
-                sink.flush()
-            except (OSError, ValueError):
-                self.sinks.remove(sink)  # a closed or broken sink must not stop the engine
+        name = engine.replace(" ", "_") or "-"
+        with self._lock:
+            entry = TranscriptEntry(time.monotonic(), name, direction, line)
+            self._entries.append(entry)
+            self._count += 1
+            for sink in list(self.sinks):
+                try:
+                    sink.write(entry.to_line() + "\n")
+                    sink.flush()
+                except (OSError, ValueError):
+                    self.sinks.remove(sink)  # a closed or broken sink must not stop the engine
         return entry
 
     def note(self, engine: str, text: str) -> None:

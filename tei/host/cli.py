@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import IO
+from typing import TextIO
 
 from bots.registry import bot_names, default_bot
 from rules.registry import GAME_NAMES
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
                 return 2
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing but protocol lines may reach the real stdout
-    log: IO[str] | None = None
+    log: TextIO | None = None
     if args.log:
         try:
             log = open(args.log, "a", encoding="utf-8")  # noqa: SIM115 - closed below

@@ -24,7 +24,8 @@ from tei import protocol as p
 from tei.driver import Limits
 from tei.errors import TeiError
 from tei.host.options import HostOption, OptionValueError, from_bot_option, game_options
-from tei.host.timing import limits_of, search_deadlines
+from tei.host.timing import clamp_times, limits_of, search_deadlines
+from tei.lines import quote
 
 AUTHOR = "the tei-host authors"
 #: Tak board sizes and half-komi values announced in TEI v1 `size` lines
@@ -98,7 +99,13 @@ class _Search:
     last_pv: str | None = None
 
 
+#: longest error text sent (longer ones, which quote bad input, are cut)
+MAX_ERROR_CHARS = 400
+
+
 def _error(text: str) -> Send:
+    if len(text) > MAX_ERROR_CHARS:
+        text = f"{text[:MAX_ERROR_CHARS]}... (cut)"
     return Send(p.Info(string=f"error: {text}").to_line())
 
 
@@ -237,7 +244,7 @@ class HostState:
             case p.Unknown(line=""):
                 return []
             case p.Unknown(line=text):
-                return [_error(f"unknown command {text.split()[0]!r}")]
+                return [_error(f"unknown command {quote(text.split()[0])}")]
             case p.Tei():
                 return self._handshake()
             case p.IsReady():
@@ -377,7 +384,7 @@ class HostState:
     def _setoption(self, name: str, value: str | None) -> list[Effect]:
         option = self._find_option(name)
         if option is None:
-            return [_error(f"unknown option {name!r}")]
+            return [_error(f"unknown option {quote(name)}")]
         try:
             checked = option.check(value)
         except OptionValueError as exc:
@@ -448,7 +455,7 @@ class HostState:
             except Exception as exc:
                 self.game = None
                 self._position_key = None
-                return [_error(f"position: move {index} {move!r}: {exc}")]
+                return [_error(f"position: move {index} {quote(move, 24)}: {exc}")]
         self.game = game
         self._position_key = (*key, moves)
         return []
@@ -458,7 +465,10 @@ class HostState:
             return [_error("go while a search is running; send stop first")]
         out: list[Effect] = []
         if go.skipped:
-            out.append(Send(p.Info(string=f"ignored go words: {' '.join(go.skipped)}").to_line()))
+            skipped = quote(" ".join(go.skipped))
+            out.append(Send(p.Info(string=f"ignored go words: {skipped}").to_line()))
+        go, clamped = clamp_times(go)
+        out += [Send(p.Info(string=f"go: {note}").to_line()) for note in clamped]
         game = self.game
         if game is None:
             return [*out, _error("go without a valid position"), Send("bestmove --")]

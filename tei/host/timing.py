@@ -1,9 +1,35 @@
-"""When the engine host stops a search and when it answers for the bot."""
+"""When the engine host stops a search and when it answers for the bot.
+
+Every time of a `go` is clamped before use: a negative one to 0, one above `MAX_TIME_MS`
+(2^31 - 1 ms, about 24.8 days) to that ceiling, so no deadline can overflow a clock or a
+wait. The host says what it clamped in an `info string`.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+import attrs
+
 from tei import protocol as p
-from tei.driver import Limits
+from tei.driver import MAX_TIME_MS, Limits
+from tei.lines import quote
+
+#: the `go` fields that are times (each is clamped to 0..MAX_TIME_MS, the driver's ceiling)
+GO_TIMES = ("wtime", "btime", "winc", "binc", "movetime")
+
+
+def clamp_times(go: p.Go) -> tuple[p.Go, list[str]]:
+    """`go` with every time in 0..MAX_TIME_MS, and a note for each time that was changed."""
+    changes: dict[str, Any] = {}
+    notes: list[str] = []
+    for key in GO_TIMES:
+        value = getattr(go, key)
+        if value is None or 0 <= value <= MAX_TIME_MS:
+            continue
+        changes[key] = 0 if value < 0 else MAX_TIME_MS
+        notes.append(f"{key} {quote(str(value), 24)} clamped to {changes[key]}")
+    return (attrs.evolve(go, **changes) if changes else go), notes
 
 
 def search_deadlines(limits: Limits, seat: int) -> tuple[float | None, float | None]:
