@@ -19,6 +19,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "perft": ("tei.perft_cli", "count leaf nodes of the move tree (rules self-test)"),
     "show": ("tei.show_cli", "print a position as a board picture"),
     "playtak": ("adapters.playtak.cli", "play on a playtak.com-style server with an engine"),
+    "serve": ("adapters.web.tei_serve_cli", "serve an engine over websocket to browser GUIs"),
 }
 
 

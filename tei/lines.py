@@ -32,7 +32,14 @@ class LongLine:
 
     def describe(self) -> str:
         """What an error message says about the line."""
-        return f"line longer than {self.limit} bytes ignored: {quote(self.prefix)}"
+        return f"line longer than {self.limit} bytes ignored: {self.prefix[:QUOTE_CHARS]!r}..."
+
+
+def bound(line: str, limit: int = MAX_LINE) -> str | LongLine:
+    """`line` itself, or a `LongLine` when its UTF-8 form is longer than `limit` bytes."""
+    if len(line) * 4 <= limit or len(line.encode("utf-8")) <= limit:
+        return line
+    return LongLine(line[:limit], limit)
 
 
 class LineSplitter:

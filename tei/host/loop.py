@@ -33,7 +33,7 @@ from tei.host.state import (
     StartSearch,
     StopSearch,
 )
-from tei.lines import LineSplitter, LongLine
+from tei.lines import LineSplitter, LongLine, bound
 from tei.transcript import FROM_ENGINE, TO_ENGINE, Transcript
 
 __all__ = ["MAX_LINE", "HostConfig", "HostSetupError", "HostState", "serve", "serve_lines"]
@@ -67,10 +67,12 @@ class _Runner:
         state: HostState,
         write: Callable[[str], None],
         transcript: Transcript | None,
+        log_name: str | None = None,
     ) -> None:
         self.state = state
         self.write = write
         self.transcript = transcript
+        self.log_name = log_name or state.config.name
         self.events: queue.Queue[_Event] = queue.Queue()
         self.line_slots = threading.Semaphore(QUEUED_LINES)
         self.stops: dict[int, threading.Event] = {}
@@ -107,7 +109,7 @@ class _Runner:
 
     def _record(self, direction: str, line: str) -> None:
         if self.transcript is not None:
-            self.transcript.record(self.state.config.name, direction, line)
+            self.transcript.record(self.log_name, direction, line)
 
     def run(self) -> int:
         state = self.state
@@ -283,10 +285,12 @@ async def serve_lines(
     lines: AsyncIterable[Incoming],
     send: Callable[[str], Awaitable[None]],
     transcript: Transcript | None = None,
+    log_name: str | None = None,
 ) -> int:
     """Serve one TEI session under trio: lines from `lines` (text lines without newline,
     or `LongLine`s), answers through `send`. Ends on `quit`, when `lines` ends (a hang-up:
-    a running search is stopped), when `send` raises, or when cancelled."""
+    a running search is stopped), when `send` raises, or when cancelled. The transcript
+    names the session `log_name` (default: the engine name)."""
     import trio  # only the async transports need trio
 
     token = trio.lowlevel.current_trio_token()
@@ -299,15 +303,13 @@ async def serve_lines(
         except Exception as exc:  # the transport failed: nobody reads any more
             raise OSError(f"cannot send: {exc!r}") from exc
 
-    runner = _Runner(state, write, transcript)
+    runner = _Runner(state, write, transcript, log_name)
 
     async def pump() -> None:
         try:
             async for item in lines:
-                if isinstance(item, str) and len(item) > MAX_LINE // 4:
-                    size = len(item.encode("utf-8"))
-                    if size > MAX_LINE:
-                        item = LongLine(item[: MAX_LINE // 4], MAX_LINE)
+                if isinstance(item, str):
+                    item = bound(item, MAX_LINE)
                 if not runner.put(item, block=False):
                     await trio.to_thread.run_sync(runner.put, item)
         finally:

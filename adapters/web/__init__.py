@@ -1,0 +1,1 @@
+"""What a browser sees: the TEI websocket endpoint (`tei serve`)."""

@@ -1,0 +1,175 @@
+"""`tei serve`: TEI over websocket for browser GUIs such as PTN Ninja."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+import trio
+
+from adapters.web.tei_origins import OriginPatternError, OriginPolicy
+from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
+from tei.host.state import HostConfig, HostSetupError
+from tei.options_cli import add_game_options, game_options
+from tei.transcript import Transcript
+
+DEFAULT_PORT = 7731
+#: loopback on IPv4 and IPv6: browsers may resolve `localhost` to either
+DEFAULT_HOSTS = ("127.0.0.1", "::1")
+
+EPILOG = """\
+Each websocket connection (path /, one TEI line per text message) gets its own session:
+a built-in bot hosted in process, or with '-- ENGINE ARGV...' a fresh engine process,
+stopped (with everything it started) when the connection closes. Only pages whose Origin
+is allowed may connect (default: https://ptn.ninja, http://localhost:*, http://127.0.0.1:*);
+programs that send no Origin are let in. See docs/gui.md.
+
+examples:
+  tei serve                                  Tak, strongest built-in bot, port 7731
+  tei serve --bot random --game trike
+  tei serve -- tiltak                        any TEI engine on stdin/stdout
+  tei serve --allow-origin http://my.host:8080 --log /tmp/ws.log
+"""
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds >= 0, not {text!r}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0..65535, not {text!r}")
+    return value
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
+    parser.add_argument(
+        "--host",
+        action="append",
+        metavar="HOST",
+        help="address to listen on (repeatable; default: 127.0.0.1 and ::1). Anything but "
+        "loopback lets other machines use your engine",
+    )
+    parser.add_argument(
+        "--port", type=_port, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT})"
+    )
+    parser.add_argument(
+        "--bot", metavar="NAME", help="built-in bot to serve (default: the strongest per game)"
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="also allow pages from ORIGIN, e.g. http://localhost:* or https://my.site "
+        "(repeatable)",
+    )
+    parser.add_argument(
+        "--allow-any-origin",
+        action="store_true",
+        help="allow pages from any origin (any web page you visit could use the engine)",
+    )
+    parser.add_argument(
+        "--max-sessions",
+        type=_positive_int,
+        default=2,
+        metavar="N",
+        help="sessions open at once; more are refused (default: 2)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=_seconds,
+        default=1800.0,
+        metavar="SECONDS",
+        help="close a session after SECONDS without traffic either way (default: 1800; 0: never)",
+    )
+    parser.add_argument(
+        "--log", metavar="FILE", help="append all traffic to FILE (as 'tei match --log')"
+    )
+    parser.add_argument(
+        "--tei-v1", action="store_true", help="built-in bot: also announce TEI v1 size lines"
+    )
+    parser.add_argument(
+        "--name", default="tei-host", help="built-in bot: engine name for 'id name'"
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log each session")
+    add_game_options(parser)
+    parser.add_argument(
+        "engine",
+        nargs=argparse.REMAINDER,
+        metavar="-- ENGINE ARGV",
+        help="serve this engine command instead of a built-in bot (after --)",
+    )
+
+
+def _config(args: argparse.Namespace) -> ServeConfig:
+    engine = list(args.engine)
+    if engine[:1] == ["--"]:
+        engine = engine[1:]
+    if engine and args.bot:
+        raise ValueError("give either --bot or an engine command, not both")
+    origins = OriginPolicy.build(tuple(args.allow_origin), args.allow_any_origin)
+    host = HostConfig(
+        game=args.game,
+        bot=args.bot,
+        rules=game_options(args),
+        tei_v1=args.tei_v1,
+        name=args.name,
+    )
+    idle = args.idle_timeout or None
+    return ServeConfig(host, tuple(engine), origins, args.max_sessions, idle)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = _config(args)
+        transcript = Transcript.to_file(args.log, keep=0) if args.log else None
+    except (ValueError, OriginPatternError) as exc:
+        print(f"tei serve: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"tei serve: cannot open log {args.log!r}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        server = TeiSocketServer(config, transcript)
+    except HostSetupError as exc:
+        print(f"tei serve: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="tei serve: %(message)s",
+    )
+    hosts = args.host or list(DEFAULT_HOSTS)
+    binds = [f"[{h}]:{args.port}" if ":" in h else f"{h}:{args.port}" for h in hosts]
+    try:
+        trio.run(_serve, server, binds)
+    except OSError as exc:
+        print(f"tei serve: cannot listen on {' '.join(binds)}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        if transcript is not None:
+            transcript.close()
+    return 0
+
+
+async def _serve(server: TeiSocketServer, binds: list[str]) -> None:
+    async with trio.open_nursery() as nursery:
+        addresses = await nursery.start(run_server, server, binds)
+        what = " ".join(server.config.engine) or f"built-in bot ({server.config.host.game})"
+        for address in addresses:
+            print(f"tei serve: {what} on {address.replace('http', 'ws', 1)}", file=sys.stderr)
+        sys.stderr.flush()
