@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 
 import trio
@@ -13,6 +14,8 @@ from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
 from tei.host.state import HostConfig, HostSetupError
 from tei.options_cli import add_game_options, game_options
 from tei.transcript import Transcript
+
+log = logging.getLogger("tei.serve")
 
 DEFAULT_PORT = 7731
 #: loopback on IPv4 and IPv6: browsers may resolve `localhost` to either
@@ -167,9 +170,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _serve(server: TeiSocketServer, binds: list[str]) -> None:
-    async with trio.open_nursery() as nursery:
-        addresses = await nursery.start(run_server, server, binds)
-        what = " ".join(server.config.engine) or f"built-in bot ({server.config.host.game})"
-        for address in addresses:
-            print(f"tei serve: {what} on {address.replace('http', 'ws', 1)}", file=sys.stderr)
-        sys.stderr.flush()
+    """Serve until SIGINT, SIGTERM or SIGHUP; then every session ends and its engine is
+    stopped before the process exits."""
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, signal.SIGHUP) as signals:
+        async with trio.open_nursery() as nursery:
+            addresses = await nursery.start(run_server, server, binds)
+            what = " ".join(server.config.engine) or f"built-in bot ({server.config.host.game})"
+            for address in addresses:
+                print(f"tei serve: {what} on {address.replace('http', 'ws', 1)}", file=sys.stderr)
+            sys.stderr.flush()
+            async for signum in signals:
+                log.info("%s: closing the sessions", signal.Signals(signum).name)
+                nursery.cancel_scope.cancel()
+                break
