@@ -3,7 +3,7 @@
 One TEI line per text message both ways (a message holding several lines is split; the
 answers go one line per message). A session is either a built-in bot hosted in process
 by the engine host's loop (`tei.host.loop.serve_lines`) or a fresh engine subprocess
-(`tei.driver_process.EngineProcess`: own process group, stopped with the session, no
+(`tei.driver.process.EngineProcess`: own process group, stopped with the session, no
 orphans). The app is a Starlette app, served by Hypercorn's trio worker.
 
 Before accepting, the server checks the page's `Origin` (refused: HTTP 403) and the
@@ -29,8 +29,8 @@ from starlette.websockets import WebSocket
 from adapters.web.tei_origins import OriginPolicy
 from adapters.web.tei_relay import RelayState
 from tei import protocol as p
-from tei.driver_errors import EngineTerminated
-from tei.driver_process import EngineProcess
+from tei.driver import EngineTerminated
+from tei.driver.process import EngineProcess
 from tei.host.loop import MAX_LINE, serve_lines
 from tei.host.state import HostConfig, HostSetupError, HostState
 from tei.lines import LongLine, bound
@@ -166,7 +166,11 @@ class TeiSocketServer:
         async with trio.open_nursery() as nursery:
             try:
                 engine = await EngineProcess.start(
-                    nursery, self.config.engine, name=session.name, transcript=self.transcript
+                    nursery,
+                    self.config.engine,
+                    on_line=str,
+                    name=session.name,
+                    transcript=self.transcript,
                 )
             except EngineTerminated as exc:
                 with contextlib.suppress(Exception):
@@ -178,7 +182,7 @@ class TeiSocketServer:
                 await engine.shutdown()
 
 
-async def _pump(session: _Session, engine: EngineProcess) -> tuple[int, str]:
+async def _pump(session: _Session, engine: EngineProcess[str]) -> tuple[int, str]:
     """Lines both ways until the client or the engine is gone."""
     relay = RelayState()
     outcome: list[tuple[int, str]] = []
@@ -197,7 +201,7 @@ async def _pump(session: _Session, engine: EngineProcess) -> tuple[int, str]:
             scope.cancel()
 
     async def from_engine(scope: trio.CancelScope) -> None:
-        while (line := await engine.receive_line()) is not None:
+        while (line := await engine.receive()) is not None:
             if relay.from_engine(line):
                 with contextlib.suppress(Exception):
                     await session.send(line)
