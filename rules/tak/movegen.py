@@ -9,12 +9,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.tak.roads import completions, road
-from rules.tak.tables import SLIDE_INFO
+from rules.tak.tables import CRUSH_BIT, SLIDE_BITS, SLIDE_INFO
 
 if TYPE_CHECKING:
     from rules.tak.tables import SizeTables
 
 CAP_PLACEMENT = 2 << 6
+
+
+def slide_code_one(sq: int, direction: int) -> int:
+    """The code of the one-piece slide from `sq` (drops (1,): composition index 0)."""
+    return sq | SLIDE_BITS | direction << 8
 
 
 class MoveGenerator:
@@ -31,6 +36,7 @@ class MoveGenerator:
         walls: int
         caps: int
         heights: list[int]
+        colors: list[int]
         stones: list[int]
         capstones: list[int]
 
@@ -214,50 +220,113 @@ class MoveGenerator:
                 sq = (wins & -wins).bit_length() - 1
                 return sq if self.stones[turn] else sq | CAP_PLACEMENT
         # A slide changes only its own square and the k squares it drops on: it can only
-        # complete a road where mine | source | those k squares hold one. shortest[sq, dir]
-        # is the smallest such k for the squares a slide can reach.
-        shortest: dict[int, int] = {}
+        # complete a road where mine | source | those k squares hold one. A one-piece
+        # stack has one slide per direction, judged exactly without making it; for
+        # taller stacks the slides of a (square, direction) passing that bound are made,
+        # those dropping on fewer squares than the bound needs skipped.
         own = self.black if turn else self.white
         walls = self.walls
         blockers = walls | self.caps
         is_cap = self.caps
         ray_len = t.ray_len
         ray_prefix = t.ray_prefix
-        steps = t.steps
+        heights = self.heights
+        n = t.size
         while own:
             low = own & -own
             own ^= low
             sq = low.bit_length() - 1
-            base = mine | low
+            height = heights[sq]
+            if height == 1 and walls & low:
+                continue  # a lone wall leaves its square empty and tops the next with a wall
+            carry = height if height < n else n
+            lengths = ray_len[sq]
+            prefixes = ray_prefix[sq]
+            spans: list[tuple[int, int, bool]] = []  # (direction, reach, crush)
+            reachable = 0
             for direction in range(4):
-                prefix = ray_prefix[sq][direction]
-                reach = ray_len[sq][direction]
-                step = steps[direction]
-                for k in range(1, reach + 1):
-                    target = 1 << (sq + step * k)
-                    if target & blockers:
-                        # a capstone may end on the first wall; nothing passes a blocker
-                        reach = k if is_cap & low and walls & target else k - 1
-                        break
-                if reach and road(t, base | prefix[reach]):
+                reach = lengths[direction]
+                if reach > carry:
+                    reach = carry
+                if not reach:
+                    continue
+                prefix = prefixes[direction]
+                crush = False
+                if prefix[reach] & blockers:
                     k = 1
-                    while not road(t, base | prefix[k]):
+                    while not prefix[k] & blockers:
                         k += 1
-                    shortest[sq << 2 | direction] = k
-        if not shortest:
-            return None
-        for code in self.moves():
-            if (code >> 6) & 3 != 3:
+                    # a capstone may end on the first wall; nothing passes a blocker
+                    crush = bool(is_cap & low and walls & prefix[k] & ~prefix[k - 1])
+                    reach = k if crush else k - 1
+                    if not reach:
+                        continue
+                reachable |= prefix[reach]
+                spans.append((direction, reach, crush))
+            base = mine | low
+            if not spans or not road(t, base | reachable):
                 continue
-            need = shortest.get((code & 63) << 2 | (code >> 8) & 3)
-            if need is None or len(SLIDE_INFO[code >> 8][2]) < need:
-                continue
-            self.make(code)
-            won = road(t, (self.black if turn else self.white) & ~self.walls)
-            self.unmake(code)
-            if won:
-                return code
+            for direction, reach, crush in spans:
+                prefix = prefixes[direction]
+                if height == 1:
+                    if road(t, (mine & ~low) | prefix[1]):
+                        code = slide_code_one(sq, direction)
+                        return code | CRUSH_BIT if crush else code
+                    continue
+                if not road(t, base | prefix[reach]):
+                    continue
+                need = 1
+                while not road(t, base | prefix[need]):
+                    need += 1
+                plain = reach - 1 if crush else reach
+                codes = t.slides[sq][direction][plain][: t.count_len[carry][plain]]
+                if crush:
+                    codes = codes + t.crushes[sq][direction][plain][: t.crush_len[carry][plain]]
+                found = self._slide_road(sq, direction, reach, need, codes, mine)
+                if found:
+                    return found
         return None
+
+    def _slide_road(
+        self, sq: int, direction: int, reach: int, need: int, codes: list[int], mine: int
+    ) -> int:
+        """The first of `codes` (slides from `sq` towards `direction`, at most `reach`
+        squares) that completes a road for the side to move, or 0. The squares each slide
+        leaves on top are read from the stack's colours, without making the slide."""
+        t = self.t
+        turn = self.turn
+        low = 1 << sq
+        bits = self.colors[sq]
+        height = self.heights[sq]
+        top_wall = self.walls & low
+        path = t.ray_prefix[sq][direction]
+        step = t.steps[direction]
+        cleared = mine & ~low & ~path[reach]
+        seen: set[int] = set()
+        for code in codes:
+            drops = SLIDE_INFO[code >> 8][2]
+            span = len(drops)
+            if span < need:
+                continue
+            rem = height - SLIDE_INFO[code >> 8][1]
+            carried = bits >> rem
+            road_bits = cleared | (path[reach] & ~path[span] & mine)
+            if rem and (bits >> (rem - 1)) & 1 == turn:
+                road_bits |= low
+            dest = sq
+            index = 0
+            for d in drops:
+                dest += step
+                index += d
+                if (carried >> (index - 1)) & 1 == turn:
+                    road_bits |= 1 << dest
+            if top_wall:
+                road_bits &= ~(1 << dest)
+            if road_bits not in seen:
+                seen.add(road_bits)
+                if road(t, road_bits):
+                    return code
+        return 0
 
     def perft(self, depth: int) -> int:
         """Leaf count `depth` plies deep, counting the last ply without making the moves."""

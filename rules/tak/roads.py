@@ -4,12 +4,29 @@ from __future__ import annotations
 
 from rules.tak.tables import SizeTables
 
+#: road() results kept per size before its cache is emptied (bounds its memory)
+ROAD_CACHE_LIMIT = 1 << 17
+
 
 def road(t: SizeTables, bits: int) -> bool:
-    """Whether `bits` connect two opposite edges orthogonally (flood fill on bitboards)."""
+    """Whether `bits` connect two opposite edges orthogonally (flood fill on bitboards;
+    answers are cached per size: searches ask about the same sets again and again)."""
     n = t.size
     if bits.bit_count() < n:
         return False
+    cache = t.road_cache
+    known = cache.get(bits)
+    if known is not None:
+        return known
+    found = _flood_road(t, bits)
+    if len(cache) >= ROAD_CACHE_LIMIT:
+        cache.clear()
+    cache[bits] = found
+    return found
+
+
+def _flood_road(t: SizeTables, bits: int) -> bool:
+    n = t.size
     not_first = t.not_col_first
     not_last = t.not_col_last
     for start, goal in ((t.row_first, t.row_last), (t.col_first, t.col_last)):
@@ -77,9 +94,23 @@ def edge_flags(t: SizeTables, bits: int) -> int:
 
 
 def completions(t: SizeTables, bits: int, empty: int) -> int:
-    """The squares of `empty` where one more road piece would complete a road for `bits`."""
+    """The squares of `empty` where one more road piece would complete a road for `bits`
+    (cached per size like `road`)."""
     if bits.bit_count() + 1 < t.size:
         return 0
+    cache = t.completions_cache
+    key = bits << 64 | empty
+    known = cache.get(key)
+    if known is not None:
+        return known
+    found = _completions(t, bits, empty)
+    if len(cache) >= ROAD_CACHE_LIMIT:
+        cache.clear()
+    cache[key] = found
+    return found
+
+
+def _completions(t: SizeTables, bits: int, empty: int) -> int:
     groups: list[tuple[int, int]] = []  # (empty neighbours, edge flags) per group
     rest = bits
     candidates = 0

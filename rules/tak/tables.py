@@ -77,6 +77,10 @@ class SizeTables:
         self.full = (1 << n2) - 1
         self.max_height = max_height
         self.steps = (n, -n, 1, -1)
+        #: road(bits) answers already computed (see `rules.tak.roads.road`)
+        self.road_cache: dict[int, bool] = {}
+        #: completions(bits, empty) answers, keyed by bits << 64 | empty
+        self.completions_cache: dict[int, int] = {}
         col0 = sum(1 << (r * n) for r in range(n))
         self.col_first = col0
         self.col_last = col0 << (n - 1)
