@@ -47,6 +47,8 @@ examples:
       --size 6 --komi 2 --games 100 --concurrency 4 --openings book.txt --ptnout out.ptn
   tei match --game traxit --players 3 --engine bot=search --engine bot=random \\
       --engine bot=random --games 6
+  tei match --engine bot=search --engine bot=greedy --each st=0.1 --games 20 \\
+      --resign movecount=3 score=600 --tinue-adjudication plies=5
   tei match --resume out.ptn.state
 """
 
@@ -111,6 +113,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="stop at an SPRT bound: elo0= elo1= [alpha=0.05] [beta=0.05] [model=pentanomial]",
     )
+    judge.add_argument(
+        "--resign",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="adjudicate a loss by the engines' scores: movecount=N score=CP [twosided=true]",
+    )
+    judge.add_argument(
+        "--draw",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="adjudicate a draw by the engines' scores: movenumber=N movecount=M score=CP",
+    )
+    judge.add_argument(
+        "--tinue-adjudication",
+        nargs="*",
+        metavar="plies=K",
+        help="Tak: a proven forced road within K plies (default 5) wins the game",
+    )
     out = parser.add_argument_group("output")
     out.add_argument(
         "--ptnout", "--pgnout", dest="records", metavar="FILE", help="append game records here"
@@ -171,6 +191,10 @@ def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
         settings["engines"] = [parse_engine_words(words) for words in args.engine]
     if args.each:
         settings["each"] = {**dict(settings.get("each") or {}), **parse_engine_words(args.each)}
+    for key in ("resign", "draw", "tinue_adjudication"):
+        words = getattr(args, key, None)
+        if words is not None:
+            settings[key] = " ".join(words)
     for key in (
         "tournament",
         "games",

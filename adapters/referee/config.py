@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from adapters.referee.adjudication import AdjudicationError, AdjudicationRules
 from adapters.referee.clock import TimeControl, TimeControlError
 from adapters.referee.engines import EngineSpec, MatchError
 from adapters.referee.sprt import Sprt, SprtError
@@ -63,6 +64,9 @@ DEFAULTS: dict[str, Any] = {
     "log": None,
     "json": None,
     "sprt": None,
+    "resign": None,
+    "draw": None,
+    "tinue_adjudication": None,
     "event": "tei match",
     "site": "local",
 }
@@ -211,6 +215,16 @@ class MatchConfig:
     event: str
     site: str
     settings: Mapping[str, Any]
+    adjudication: AdjudicationRules = attrs.field(factory=AdjudicationRules)
+
+
+def seats_per_game(config: MatchConfig) -> int:
+    """Seats of one game: 2, or Traxit's players option (4 with teams)."""
+    if config.game == "traxit":
+        if str(config.rules.get("teams", "")).lower() in ("true", "1", "yes", "on"):
+            return 4
+        return int(config.rules.get("players", "2"))
+    return 2
 
 
 def build_config(settings: Mapping[str, Any]) -> MatchConfig:
@@ -287,7 +301,11 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
         if isinstance(exc, MatchError):
             raise
         raise MatchError(f"bad match setting: {exc}") from None
-    return config
+    try:
+        rules_of_adjudication = AdjudicationRules.from_settings(s, game, seats_per_game(config))
+    except AdjudicationError as exc:
+        raise MatchError(str(exc)) from None
+    return attrs.evolve(config, adjudication=rules_of_adjudication)
 
 
 def _at_least_one(name: str, value: Any) -> int:

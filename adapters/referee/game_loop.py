@@ -9,8 +9,9 @@ Terminations (the PTN `Termination` tag):
   crashed           the engine exited or closed its output
   illegal move      a well-formed move that is not legal
   malformed output  a `bestmove` that does not parse, or a protocol error
-  adjudicated       the game reached --max-plies (scored as a draw), or a draw rule
-                    of the rules options ended it (Tak: repetition, rule50)
+  adjudicated       the game reached --max-plies (scored as a draw), a draw rule
+                    of the rules options ended it (Tak: repetition, rule50), or a rule
+                    of --resign, --draw, --tinue-adjudication did (see adjudication.py)
 The engine at fault loses (in a team game its team loses); an engine that crashed,
 stalled or did not answer `stop` is restarted before its next game.
 """
@@ -24,6 +25,7 @@ from typing import Any
 import attrs
 import trio
 
+from adapters.referee.adjudication import Adjudicator
 from adapters.referee.clock import Clock, go_limits
 from adapters.referee.engines import EngineSpec
 from adapters.referee.openings import Opening
@@ -65,6 +67,8 @@ class GameSettings:
     timeout: float = 60.0
     event: str = "tei match"
     site: str = "local"
+    #: asked after every played move whether to end the game (None: no adjudication)
+    adjudicator: Adjudicator | None = None
 
 
 @attrs.frozen
@@ -115,16 +119,15 @@ def draw_outcome(game: Game[Any], reason: str) -> Outcome:
     return Outcome(seats, "1/2-1/2" if game.players == 2 else "draw", reason)
 
 
+def _score(result: PlayResult) -> tuple[str | None, int | None, str | None]:
+    """(kind, value, bound) of the engine's last reported score, all None without one."""
+    score = result.info.score if result.info is not None else None
+    return (score.kind, score.value, score.bound) if score else (None, None, None)
+
+
 def _comment(result: PlayResult) -> str:
     info = result.info
-    score = info.score if info is not None else None
-    return score_comment(
-        score.kind if score else None,
-        score.value if score else None,
-        score.bound if score else None,
-        info.depth if info is not None else None,
-        result.elapsed,
-    )
+    return score_comment(*_score(result), info.depth if info is not None else None, result.elapsed)
 
 
 @attrs.frozen
@@ -199,6 +202,9 @@ async def play_game(
     )
     timing: dict[int, list[float]] = {}
     new = NewGame(settings.game, engine_rules(settings.rules), key=(pairing.index, date))
+    judge = None
+    if settings.adjudicator is not None:
+        judge = settings.adjudicator.new_game([player.spec.name for player in players])
 
     for seat, player in enumerate(players):
         try:
@@ -233,6 +239,11 @@ async def play_game(
         game.play(answer.action)
         moves.append(MoveNote(game.format_action(answer.action), _comment(answer), seat))
         _clock_in(timing, player.engine, answer)
+        if judge is not None:  # in a thread: a tinue search must not hold up other games
+            verdict = await trio.to_thread.run_sync(judge.after_move, game, seat, _score(answer))
+            if verdict is not None:
+                judged.outcome, judged.termination = verdict.outcome, ADJUDICATED
+                judged.detail = verdict.comment
 
     assert judged.outcome is not None
     record = _record(pairing, players, settings, opening, start, game, moves, date, judged)

@@ -9,6 +9,7 @@ depth and the time the move took as measured by the referee.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -78,11 +79,15 @@ class GameRecord:
 
 def tak_record(record: GameRecord) -> str:
     """A PTN record written by the Tak core's PTN writer."""
+    from rules.game import GameError
     from rules.tak.ptn import PtnGame
 
     ptn = PtnGame(tags=dict(sorted_tags(record.tags)), result=record.result)
     for note in record.moves:
         ptn.add_move(note.text, note.comment)
+    # a record the core cannot replay (other reserves) keeps its moves unmarked
+    with contextlib.suppress(GameError):
+        ptn.add_marks()
     if record.note:
         if ptn.plies:
             ptn.comment(-1, record.note)

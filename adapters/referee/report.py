@@ -9,7 +9,9 @@ import math
 from pathlib import Path
 from typing import Any, TextIO
 
-from adapters.referee.runner import MatchProgress, seats_per_game
+from adapters.referee.config import seats_per_game
+from adapters.referee.game_loop import ADJUDICATED
+from adapters.referee.runner import MatchProgress
 from adapters.referee.stats import (
     TRINOMIAL_VALUES,
     PairStats,
@@ -115,6 +117,9 @@ def final_report(progress: MatchProgress) -> str:
         lines.append(
             "Terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items()))
         )
+    counted = adjudications(progress)
+    if counted:
+        lines.append("Adjudications: " + ", ".join(f"{k} {v}" for k, v in sorted(counted.items())))
     for name, t in timings(progress).items():
         latency = f", latency {t['latency_ms']:.1f} ms" if t["latency_ms"] is not None else ""
         lines.append(
@@ -148,6 +153,16 @@ def timings(progress: MatchProgress) -> dict[str, dict[str, Any]]:
                 "max_ms": round(s[2], 3),
                 "latency_ms": round(s[4] / s[3], 3) if s[3] else None,
             }
+    return out
+
+
+def adjudications(progress: MatchProgress, engine: int | None = None) -> dict[str, int]:
+    """Adjudicated games per rule (`max plies`, `repetition`, `rule50`, `resign`, `draw`,
+    `tinue`), of one engine when `engine` is given."""
+    out: dict[str, int] = {}
+    for game in progress.finished.values():
+        if game.termination == ADJUDICATED and (engine is None or engine in game.seats):
+            out[game.reason] = out.get(game.reason, 0) + 1
     return out
 
 
@@ -186,6 +201,7 @@ def summary_json(progress: MatchProgress) -> dict[str, Any]:
             "wins": r.wins,
             "shared": r.draws,
             "losses": r.losses,
+            "adjudicated": adjudications(progress, r.who[0]) if len(r.who) == 1 else {},
         }
 
     data: dict[str, Any] = {
@@ -218,6 +234,7 @@ def summary_json(progress: MatchProgress) -> dict[str, Any]:
         ],
         "restarts": {config.engines[i].name: n for i, n in progress.restarts.items()},
         "faults": faults(progress),
+        "adjudications": adjudications(progress),
         "timing": timings(progress),
         "results": [
             {

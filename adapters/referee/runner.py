@@ -19,7 +19,8 @@ from typing import Any
 import attrs
 import trio
 
-from adapters.referee.config import MatchConfig
+from adapters.referee.adjudication import Adjudicator
+from adapters.referee.config import MatchConfig, seats_per_game
 from adapters.referee.engines import MatchError, probe_engines
 from adapters.referee.game_loop import GameResult, GameSettings, Player, engine_rules, play_game
 from adapters.referee.openings import Opening, OpeningError, load_book
@@ -61,13 +62,15 @@ class MatchProgress:
 Reporter = Callable[[str, MatchProgress], None]
 
 
-def seats_per_game(config: MatchConfig) -> int:
-    """Seats of one game: 2, or Traxit's players option (4 with teams)."""
-    if config.game == "traxit":
-        if str(config.rules.get("teams", "")).lower() in ("true", "1", "yes", "on"):
-            return 4
-        return int(config.rules.get("players", "2"))
-    return 2
+def _notice(transcript: Transcript | None) -> Callable[[str, str], None]:
+    """Where the adjudicator's notices go: the referee's logger and the traffic log."""
+
+    def notice(engine: str, text: str) -> None:
+        log.info("engine %r %s", engine, text)
+        if transcript is not None:
+            transcript.note(engine, text)
+
+    return notice
 
 
 def build_schedule(config: MatchConfig, book_size: int) -> list[Pairing]:
@@ -157,6 +160,11 @@ class Match:
                     self.state_path, None if self.resume is not None else dict(config.settings)
                 )
             transcript = Transcript.to_file(config.log, keep=100) if config.log else None
+            if config.adjudication.active:
+                self.settings = attrs.evolve(
+                    self.settings,
+                    adjudicator=Adjudicator(config.adjudication, _notice(transcript)),
+                )
             for index in sorted(found):
                 if self._state is not None:
                     self._state.written(index)

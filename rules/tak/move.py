@@ -24,7 +24,8 @@ _MOVE_RE = re.compile(
     r"(?P<count>[0-9]?)(?P<piece>[FSC]?)(?P<file>[a-h])(?P<rank>[1-8])"
     r"(?:(?P<dir>[-+<>])(?P<drops>[0-9]*)(?P<crush>\*?))?"
 )
-_ANNOTATION_RE = re.compile(r"['\"!?]+$")
+#: the annotations a PTN move may carry (tak and tinue marks, !, ?)
+ANNOTATION_RE = re.compile(r"['\"!?]+$")
 
 
 @attrs.frozen(repr=False)
@@ -71,7 +72,7 @@ class Move:
         left out but drops are given, the count is their sum.
         """
         raw = text
-        text = _ANNOTATION_RE.sub("", text.strip())
+        text = ANNOTATION_RE.sub("", text.strip())
         m = _MOVE_RE.fullmatch(text)
         if m is None:
             raise NotationError(f"not a Tak move: {raw!r}")

@@ -15,7 +15,7 @@ import attrs
 
 from rules.game import GameError, NotationError
 from rules.tak.game import TakGame
-from rules.tak.move import Move
+from rules.tak.move import ANNOTATION_RE, Move
 
 RESULTS = ("R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "0-0", "*")
 
@@ -183,15 +183,36 @@ class PtnGame:
 
     def replay(self) -> TakGame:
         """Play the record out; raises GameError naming the first bad ply."""
+        game = self._start()
+        for index in range(len(self.plies)):
+            self._play(game, index)
+        return game
+
+    def add_marks(self) -> None:
+        """Write the tak (`'`) and tinue (`''`) marks on the moves that made one, as
+        `rules.tak.tinue.mark` judges them on the replayed game (marks already written
+        are replaced). Raises GameError naming the first bad ply; then no move changes."""
+        from rules.tak.tinue import mark
+
+        game = self._start()
+        marked = []
+        for index, ply in enumerate(self.plies):
+            self._play(game, index)
+            marked.append(ANNOTATION_RE.sub("", ply.move) + mark(game))
+        for ply, text in zip(self.plies, marked, strict=True):
+            ply.move = text
+
+    def _start(self) -> TakGame:
         opts = self.options()
         tps = self.tag("TPS")
-        game = TakGame.from_position_string(tps, opts) if tps else TakGame.new(opts)
-        for index, ply in enumerate(self.plies):
-            try:
-                game.play_text(ply.move)
-            except GameError as exc:
-                raise type(exc)(f"ply {index + 1} ({ply.move}): {exc}") from None
-        return game
+        return TakGame.from_position_string(tps, opts) if tps else TakGame.new(opts)
+
+    def _play(self, game: TakGame, index: int) -> None:
+        ply = self.plies[index]
+        try:
+            game.play_text(ply.move)
+        except GameError as exc:
+            raise type(exc)(f"ply {index + 1} ({ply.move}): {exc}") from None
 
 
 def parse_many(text: str) -> list[PtnGame]:
