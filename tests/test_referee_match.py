@@ -11,6 +11,7 @@ from referee_support import play, refbot, settings
 from adapters.referee.config import build_config
 from adapters.referee.engines import EngineSpec, MatchError
 from adapters.referee.openings import RecordText, load_book, read_records
+from adapters.referee.report import final_report, summary_json
 from adapters.referee.runner import Match
 from adapters.referee.state import read_state
 from rules.registry import game_class
@@ -288,4 +289,97 @@ async def test_fifty_plies_without_placement_is_a_referee_rule() -> None:
         "rule50",
         "1/2-1/2",
         52,
+    )
+
+
+# ---- adjudication ---------------------------------------------------------------------
+FORK = "2,2,x3/x3,1,x/x3,1,x/1,1,1,x2/x5 1 6"  # white's d2 threatens e2 and e4
+
+
+async def test_resign_adjudication_ends_the_game_and_is_counted(tmp_path: Path) -> None:
+    out, log = tmp_path / "r.ptn", tmp_path / "r.log"
+    engines = [
+        refbot("good", "--score", "cp -700", name="loser"),
+        refbot("good", "--score", "cp 700", name="winner"),
+    ]
+    progress = await play(
+        settings(engines, records=str(out), log=str(log), resign="movecount=2 score=500"),
+        state=tmp_path / "s",
+    )
+    for game in progress.finished.values():
+        assert (game.termination, game.reason) == ("adjudicated", "resign")
+        assert game.winners == (game.seats.index(1),)  # the engine reporting +700 wins
+        assert game.plies in (3, 4) and game.culprit is None
+    for record in games(out):
+        assert record.tags["Termination"] == "adjudicated"
+        assert record.comments[-1].startswith("adjudicated: resign (movecount=2 score=500)")
+    data = summary_json(progress)
+    assert data["adjudications"] == {"resign": 2}
+    assert {s["who"][0]: s["adjudicated"] for s in data["standings"]} == {
+        "loser": {"resign": 2},
+        "winner": {"resign": 2},
+    }
+    assert "Adjudications: resign 2" in final_report(progress)
+    assert "reports no scores" not in log.read_text()
+
+
+async def test_engines_without_scores_are_never_resigned_and_the_log_says_so(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "r.log"
+    engines = [refbot("good", name="quiet"), refbot("good", "--score", "cp 900", name="loud")]
+    progress = await play(
+        settings(engines, log=str(log), resign="movecount=1 score=100", max_plies=12)
+    )
+    assert {g.reason for g in progress.finished.values()} <= {"road", "flats", "max plies"}
+    notes = [ln for ln in log.read_text().splitlines() if " # " in ln and "no scores" in ln]
+    assert len(notes) == 1 and " quiet # reports no scores" in notes[0]
+
+
+async def test_tinue_adjudication_writes_the_line_and_marks_and_survives_resume(
+    tmp_path: Path,
+) -> None:
+    out, state = tmp_path / "r.ptn", tmp_path / "r.state"
+    book = tmp_path / "book.txt"
+    book.write_text(FORK + "\n")
+    engines = [refbot("good", "--script", "d2"), refbot("good", "--script", "d2", name="b")]
+    match = settings(
+        engines,
+        records=str(out),
+        openings=[str(book)],
+        rules={"size": "5"},
+        tinue_adjudication="plies=3",
+    )
+    progress = await play(match, state=state)
+    for game in progress.finished.values():
+        assert (game.termination, game.reason, game.code) == ("adjudicated", "tinue", "R-0")
+        assert game.plies == 2  # white's d2, black's reply: then white's road is proven
+    assert out.read_text().count("6. d2'' {") == 2  # d2 made a tinue: marked
+    for record in games(out):
+        note = record.comments[-1]
+        assert note.startswith("adjudicated: tinue (plies=3): white forces a road: ")
+        played = replay(record)  # the record replays (marks are read back) ...
+        assert played is None
+        line = note.rsplit(": ", 1)[1].split()
+        game = game_class("tak").from_position_string(FORK, {"size": "5"})
+        game.play_all([*record.moves, *line])  # ... and the proving line ends in white's road
+        assert game.result is not None and game.result.code == "R-0"
+    kept = read_state(state)
+    assert {g.reason for g in kept.games.values()} == {"tinue"}
+    resumed = await play(match, state=state, resume=True)
+    assert summary_json(resumed)["adjudications"] == {"tinue": 2}
+
+
+async def test_draw_adjudication_by_level_scores() -> None:
+    engines = [
+        refbot("good", "--score", "cp 3"),
+        refbot("good", "--score", "solved draw", name="b"),
+    ]
+    progress = await play(settings(engines, draw="movenumber=2 movecount=2 score=10", games=1))
+    game = progress.finished[0]
+    assert (game.termination, game.reason, game.code, game.plies) == (
+        "adjudicated",
+        "draw",
+        "1/2-1/2",
+        4,
     )

@@ -18,7 +18,8 @@ request from a given ply on.
 --at PLY: misbehave only when the game has at least PLY plies (default 0);
 --delay S: think S seconds before each answer (honours stop); --seed N; --tag WORD
 (ignored: lets a test find its processes); --script "a1 c3 ...": the action to play at
-each ply while the script lasts.
+each ply while the script lasts; --score "cp -700": an `info score` with it before every
+answer ("solved loss", "mate 3", ...).
 """
 
 from __future__ import annotations
@@ -110,6 +111,8 @@ class Engine:
             self.stop.wait()
         if mode == "info":
             out("info depth 3 score cp 25 nodes 100 pv " + self.answer())
+        if self.args.score:
+            out(f"info depth 1 score {self.args.score}")
         out("bestmove " + self.answer())
         if self.misbehaving() and mode == "twice":
             out("bestmove " + self.answer())
@@ -160,6 +163,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tag", default="", help="ignored; marks the process for tests")
     parser.add_argument("--script", default="", help="the actions to play, by ply")
+    parser.add_argument("--score", default="", help="the score reported with every move")
     Engine(parser.parse_args()).run()
     time.sleep(0)
 
