@@ -108,6 +108,8 @@ class _Search:
         found: list[int] | None = None
         attacker = self.attacker
         for code in board.moves():
+            if (code >> 6) & 3 == 1:
+                continue  # a wall placement never makes a threat where there was none
             board.make(code)
             # no result here: a winning move was found above, any other end is no win
             if board.result() is None:
