@@ -348,15 +348,20 @@ class Match:
                     for engine in pairing.seats:
                         if self.config.engines[engine].restart:
                             await seats[engine].close()
-                    self.game_done(result)
+                    # rendering a Tak record judges its tak/tinue marks: off the event loop,
+                    # and shielded so that a finished game is never lost to a cancel
+                    with trio.CancelScope(shield=True):
+                        text = await trio.to_thread.run_sync(result.record.render)
+                    self.game_done(result, text)
             finally:
                 with trio.CancelScope(shield=True):
                     for seat in seats.values():
                         await seat.close()
 
-    def game_done(self, result: GameResult) -> None:
+    def game_done(self, result: GameResult, record: str | None = None) -> None:
         """Take in a finished game: state, standings, records in schedule order, SPRT.
-        A game already taken in (a job played twice on a cluster) is ignored."""
+        A game already taken in (a job played twice on a cluster) is ignored. `record`:
+        the record already rendered (rendered here when None)."""
         pairing = result.pairing
         if pairing.index in self.progress.finished:
             return
@@ -369,7 +374,7 @@ class Match:
             termination=result.termination,
             reason=result.outcome.reason,
             plies=result.plies,
-            record=result.record.render(),
+            record=result.record.render() if record is None else record,
             detail=result.detail,
             culprit=result.culprit,
             timing=result.timing,
