@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +20,7 @@ from adapters.referee.adjudication import (
     Verdict,
     centiflats,
 )
+from adapters.referee.cli import configure, settings_from_args
 from adapters.referee.config import build_config
 from adapters.referee.engines import MatchError
 from rules.tak.game import TakGame
@@ -178,3 +182,22 @@ def test_tinue_verdict_gives_the_line_and_needs_a_game_going_on() -> None:
     assert replay.result is not None and replay.result.winners == (0,)
     game.play_all(list(verdict.line))
     assert j.after_move(game, 0, NONE) is None  # the rules ended it: no verdict
+
+
+def test_a_config_file_gives_the_rules_and_the_command_line_overrides(tmp_path: Path) -> None:
+    config = tmp_path / "match.json"
+    config.write_text(
+        json.dumps(
+            {
+                "engines": [{"bot": "random"}, {"bot": "random"}],
+                "resign": {"movecount": 3, "score": 600, "twosided": True},
+                "draw": ["movenumber=40", "movecount=8", "score=10"],
+                "tinue_adjudication": True,
+            }
+        )
+    )
+    parser = argparse.ArgumentParser()
+    configure(parser)
+    args = parser.parse_args(["--config", str(config), "--resign", "movecount=2", "score=300"])
+    rules = build_config(settings_from_args(args)).adjudication
+    assert rules == AdjudicationRules(ResignRule(2, 300), DrawRule(40, 8, 10), TinueRule(5))

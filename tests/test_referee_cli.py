@@ -212,6 +212,9 @@ def test_bad_settings_are_reported_not_raised(
         (["--engine", "bot=random", "--engine", "bot=random", "--sprt", "elo0=5"], "elo1"),
         (["--ptnout", str(tmp_path / "no" / "such.ptn")], "such.ptn"),
         (["--json", str(tmp_path / "no" / "such.json")], "such.json"),
+        (["--game", "trike", "--tinue-adjudication"], "for Tak only, not trike"),
+        (["--resign", "movecount=3"], "--resign: give score=N"),
+        (["--draw", "movenumber=2", "movecount=x", "score=5"], "movecount='x'"),
     ]
     for args, word in cases:
         code = main(["match", *args])
@@ -222,7 +225,8 @@ def test_bad_settings_are_reported_not_raised(
 
 def test_help_lists_the_options() -> None:
     done = subprocess.run(referee("--help"), capture_output=True, text=True, timeout=30)
-    for word in ("--engine", "--each", "--sprt", "--resume", "--ptnout", "tc=BASE+INC"):
+    words = ("--engine", "--each", "--sprt", "--resume", "--ptnout", "tc=BASE+INC", "--resign")
+    for word in (*words, "--draw", "--tinue-adjudication"):
         assert word in done.stdout
 
 

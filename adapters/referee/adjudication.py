@@ -57,8 +57,8 @@ def _words(rule: str, words: Sequence[str], known: Mapping[str, type]) -> dict[s
             value = int(text)
         except ValueError:
             raise AdjudicationError(f"--{rule}: {key}={text!r} is not a whole number") from None
-        if value < (0 if key == "score" else 1):
-            least = "0" if key == "score" else "1"
+        least = 0 if key in ("score", "movenumber") else 1
+        if value < least:
             raise AdjudicationError(f"--{rule}: {key}={text!r} must be at least {least}")
         out[key] = value
     return out
