@@ -148,3 +148,24 @@ def test_parse_errors_are_named(text: str, error: type[GameError], named: str) -
 def test_replay_errors_are_named(text: str, error: type[GameError], named: str) -> None:
     with pytest.raises(error, match=named):
         PtnGame.parse(text).replay()
+
+
+def test_add_marks_writes_tak_and_tinue_marks() -> None:
+    from rules.game import GameError
+
+    fork = '[Size "5"]\n[TPS "2,2,x3/x3,1,x/x3,1,x/1,1,1,x2/x5 1 6"]\n\n6. d2 a1\n'
+    record = PtnGame.parse(fork)
+    record.add_marks()
+    assert record.moves == ["d2''", "a1"] and "6. d2'' a1" in record.text()
+    again = PtnGame.parse(record.text())
+    assert again.moves == ["d2", "a1"]  # marks are read back as annotations
+    again.add_marks()
+    assert again.moves == ["d2''", "a1"]
+    cover = "2,x4/x2,1,x2/x2,1,x2/x2,11,x,2/x4,2C 1 6"
+    single = PtnGame.parse(f'[Size "5"]\n[TPS "{cover}"]\n\n6. c5 Sc1')
+    single.add_marks()
+    assert single.moves == ["c5'", "Sc1"]
+    broken = PtnGame.parse('[Size "5"]\n\n1. a1 a1\n')
+    with pytest.raises(GameError, match="ply 2"):
+        broken.add_marks()
+    assert broken.moves == ["a1", "a1"]
