@@ -25,6 +25,7 @@ from typing import Any
 
 import attrs
 
+from adapters.referee.errors import RefereeError
 from rules.game import Game, Outcome
 
 #: the rules' names (also the `reason` of an adjudicated outcome)
@@ -32,7 +33,7 @@ RESIGN, DRAW, TINUE = "resign", "draw", "tinue"
 RULES = (RESIGN, DRAW, TINUE)
 
 
-class AdjudicationError(ValueError):
+class AdjudicationError(RefereeError):
     """Bad adjudication settings (the message names the rule and the word)."""
 
 
