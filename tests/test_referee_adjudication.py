@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import pickle
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from adapters.referee.adjudication import (
 from adapters.referee.cli import configure, settings_from_args
 from adapters.referee.config import build_config
 from adapters.referee.engines import MatchError
+from adapters.referee.game_loop import GameSettings
 from rules.tak.game import TakGame
 
 NONE = (None, None, None)
@@ -201,3 +203,15 @@ def test_a_config_file_gives_the_rules_and_the_command_line_overrides(tmp_path: 
     args = parser.parse_args(["--config", str(config), "--resign", "movecount=2", "score=300"])
     rules = build_config(settings_from_args(args)).adjudication
     assert rules == AdjudicationRules(ResignRule(2, 300), DrawRule(40, 8, 10), TinueRule(5))
+
+
+def test_the_adjudicator_travels_to_cluster_workers_without_its_log() -> None:
+    notes: list[tuple[str, str]] = []
+    rules = AdjudicationRules(ResignRule(2, 300), None, TinueRule(3))
+    adjudicator = Adjudicator(rules, lambda name, text: notes.append((name, text)))
+    settings = GameSettings(game="tak", rules={"size": "5"}, adjudicator=adjudicator)
+    copied = pickle.loads(pickle.dumps(settings))
+    assert copied.adjudicator is not None and copied.adjudicator.rules == rules
+    assert copied.adjudicator.log is None
+    feed(copied.adjudicator.new_game(["A", "B"]), [NONE, cp(0)])
+    assert notes == []

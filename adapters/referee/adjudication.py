@@ -198,6 +198,14 @@ class Adjudicator:
         self.log = log
         self.noticed: set[str] = set()
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What travels to a cluster worker with the game settings: the rules (the log
+        callback stays with the referee process)."""
+        return {"rules": self.rules, "log": None, "noticed": set(self.noticed)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     def new_game(self, names: Sequence[str]) -> GameJudge:
         """A judge for one game; `names[seat]` is the engine in that seat."""
         return GameJudge(self, tuple(names))
