@@ -3,14 +3,15 @@
 A `Game` is a mutable game in progress (a position plus its history, so it can undo).
 Actions are game-specific values; their text form goes through `parse_action` and
 `format_action`. Options are plain strings (they arrive from TEI and command lines); each
-game validates its own and raises `GameError` naming the bad option.
+game declares them as `OptionSpec`s (`Game.option_specs()`) and `Game.validate_options`
+checks and normalises them, raising `OptionError` naming the bad option and value.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Self, TypeVar
 
 import attrs
 
@@ -33,6 +34,165 @@ class IllegalAction(GameError):
 
 class PositionError(GameError):
     """A position string that parses but describes an impossible position."""
+
+
+class OptionError(GameError):
+    """A rules option that is unknown or has a value its spec forbids."""
+
+    def __init__(self, message: str, option: str, value: str) -> None:
+        super().__init__(message)
+        #: the option's name as given, and the value given
+        self.option = option
+        self.value = value
+
+
+#: the words read as true and as false wherever a yes/no value is given (any case)
+TRUE_WORDS = ("true", "1", "yes", "on")
+FALSE_WORDS = ("false", "0", "no", "off")
+
+OptionKind = Literal["int", "bool", "str", "choice"]
+
+
+def bool_word(text: str) -> bool | None:
+    """True or False for a word of TRUE_WORDS or FALSE_WORDS, else None."""
+    word = text.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    return None
+
+
+@attrs.frozen
+class OptionSpec:
+    """One rules option of a game: what it takes, its default, and how engines hear of it.
+
+    Values are text. `default` is the value when the option is not given ("" when the
+    game derives it from other options, e.g. Tak's flats from the size). `tei` is the
+    name engines know the option by (None: engines are not told, the referee applies it);
+    `newgame` options go in `teinewgame` (the board size), the others by `setoption`.
+    `in_position` options are fixed by a position string, which overrides them.
+    """
+
+    name: str
+    kind: OptionKind
+    default: str
+    help: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+    tei: str | None = None
+    newgame: bool = False
+    in_position: bool = False
+
+    @property
+    def told(self) -> bool:
+        """Whether engines are told this option."""
+        return self.tei is not None
+
+    def values_text(self) -> str:
+        """The values it takes, for help and docs: `3..8`, `true/false`, `set/game`."""
+        if self.kind == "int":
+            low = "" if self.low is None else str(self.low)
+            high = "" if self.high is None else str(self.high)
+            return f"{low}..{high}" if self.high is not None else f">= {low}"
+        if self.kind == "bool":
+            return "true/false"
+        if self.kind == "choice":
+            return "/".join(self.choices)
+        return "text"
+
+    def normalise(self, value: Any, game: str = "") -> str:
+        """The canonical text of a value; OptionError naming the option and the value."""
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()
+        where = f"{game} option" if game else "option"
+
+        def bad(why: str) -> OptionError:
+            return OptionError(f"bad {where} {self.name}={text!r}: {why}", self.name, text)
+
+        if self.kind == "int":
+            try:
+                number = int(text)
+            except ValueError:
+                raise bad("not an integer") from None
+            if (self.low is not None and number < self.low) or (
+                self.high is not None and number > self.high
+            ):
+                raise bad(f"must be {self.values_text()}")
+            return str(number)
+        if self.kind == "bool":
+            flag = bool_word(text)
+            if flag is None:
+                raise bad("use true or false")
+            return "true" if flag else "false"
+        if self.kind == "choice":
+            for choice in self.choices:
+                if choice.lower() == text.lower():
+                    return choice
+            raise bad(f"use one of {', '.join(self.choices)}")
+        return text
+
+
+def validate_options(
+    specs: Sequence[OptionSpec], options: Mapping[str, Any] | None, game: str = ""
+) -> dict[str, str]:
+    """The given options checked against `specs` and normalised: names lower-cased,
+    values in canonical text; an empty value means "the default" and is dropped.
+    OptionError names an unknown option or a bad value."""
+    by_name = {spec.name: spec for spec in specs}
+    out: dict[str, str] = {}
+    for key, value in (options or {}).items():
+        name = str(key).strip().lower()
+        spec = by_name.get(name)
+        if spec is None:
+            known = ", ".join(by_name) or "none"
+            where = f"{game} option" if game else "option"
+            raise OptionError(f"unknown {where} {key!r}; known: {known}", str(key), str(value))
+        if str(value).strip() != "":
+            out[name] = spec.normalise(value, game)
+    return out
+
+
+def with_defaults(specs: Sequence[OptionSpec], checked: Mapping[str, str]) -> dict[str, str]:
+    """Validated options completed with the default of every option not given."""
+    return {spec.name: checked.get(spec.name, spec.default) for spec in specs}
+
+
+@attrs.frozen
+class TeiRules:
+    """What engines are told of a game's rules options.
+
+    `size` goes in `teinewgame` (None: the game has no board size). `settings` are the
+    `setoption` (TEI name, value) pairs in spec order: every option engines are told,
+    the default included when it was not given (an engine's own default must not
+    decide), except options whose default depends on others (Tak's flats) when not
+    given. `neutral` holds the TEI names whose value is the game's default: an engine
+    that does not declare such an option plays these rules anyway.
+    """
+
+    size: int | None
+    settings: tuple[tuple[str, str], ...]
+    neutral: frozenset[str]
+
+
+def tei_rules(specs: Sequence[OptionSpec], checked: Mapping[str, str]) -> TeiRules:
+    """Map validated options (`validate_options`' result) to what engines are told."""
+    size: int | None = None
+    settings: list[tuple[str, str]] = []
+    neutral: set[str] = set()
+    for spec in specs:
+        if spec.tei is None:
+            continue
+        value = checked.get(spec.name, spec.default)
+        if value == "":
+            continue
+        if spec.newgame:
+            size = int(value)
+            continue
+        settings.append((spec.tei, value))
+        if value == spec.default:
+            neutral.add(spec.tei)
+    return TeiRules(size, tuple(settings), frozenset(neutral))
 
 
 @attrs.frozen
@@ -65,6 +225,34 @@ class Game(ABC, Generic[A]):
 
     #: registry name: "tak", "trike", "traxit"
     name: str = ""
+    #: the record tag that holds a start position ("TPS" for Tak)
+    position_tag: ClassVar[str] = "Position"
+    #: how a record lists the actions: "ptn" (Tak's PTN), "actions" (several per line) or
+    #: "turns" (one labelled turn per line, see `turn_labels`)
+    record_format: ClassVar[str] = "actions"
+
+    # ---- options ------------------------------------------------------------------
+    @classmethod
+    def option_specs(cls) -> tuple[OptionSpec, ...]:
+        """The rules options this game takes, in the order they are documented."""
+        return ()
+
+    @classmethod
+    def validate_options(cls, options: Mapping[str, Any] | None) -> dict[str, str]:
+        """The given options checked and normalised (lower-case names, canonical values,
+        implied options added); OptionError names the bad option and value. Games with
+        rules linking options (Tak's komi, Traxit's teams) extend this."""
+        return validate_options(cls.option_specs(), options, cls.name.capitalize())
+
+    @classmethod
+    def tei_rules(cls, options: Mapping[str, Any] | None) -> TeiRules:
+        """What engines are told of these options (see `rules.options.tei_rules`)."""
+        return tei_rules(cls.option_specs(), cls.validate_options(options))
+
+    @classmethod
+    def record_tags(cls, options: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+        """Record tags that state these (validated) options, e.g. Tak's Size and Komi."""
+        return ()
 
     # ---- construction -------------------------------------------------------------
     @classmethod
@@ -125,6 +313,15 @@ class Game(ABC, Generic[A]):
     def seat_name(self, seat: int) -> str:
         """Human name of a seat in records ("white", "X", "R", ...)."""
         return f"player{seat + 1}"
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """The seats sharing `seat`'s result (its team), `seat` included."""
+        return (seat,)
+
+    def turn_labels(self) -> list[tuple[str, str]]:
+        """Per action of the history, for records: the label of the turn it belongs to
+        and a note to write after it ("" for none). Only "turns" records use them."""
+        return [("", "")] * self.ply
 
     def render(self) -> str:
         """A picture of the position for humans (plain text, several lines)."""

@@ -61,8 +61,9 @@ def test_bad_options_are_named() -> None:
         TrikeGame.new({"size": "x"})
     with pytest.raises(TrikeOptionError, match="xseat"):
         TrikeGame.new({"xseat": "2"})
-    # options of other games are not Trike's business
-    assert TrikeGame.new({"size": "5", "halfkomi": "0"}).size == 5
+    # an option of another game is refused, named
+    with pytest.raises(TrikeOptionError, match="unknown Trike option 'halfkomi'"):
+        TrikeGame.new({"size": "5", "halfkomi": "0"})
 
 
 def test_spec_position_examples() -> None:

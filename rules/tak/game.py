@@ -3,27 +3,94 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Self
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
 
 import attrs
 
-from rules.game import Game, GameError, IllegalAction, NotationError, Options, Outcome
+from rules.game import (
+    Game,
+    GameError,
+    IllegalAction,
+    NotationError,
+    OptionError,
+    Options,
+    OptionSpec,
+    Outcome,
+    validate_options,
+)
 from rules.tak.board import DRAW, FLATS, Board, code_ptn
 from rules.tak.move import Move
 from rules.tak.position import Position, standard_reserves
-from rules.tak.tables import CRUSH_BIT
+from rules.tak.tables import CRUSH_BIT, RESERVES
 
-_BOOL = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
-_KNOWN = ("size", "halfkomi", "komi", "flats", "caps", "repetition", "rule50")
 _MOVE_CACHE: dict[int, dict[int, Move]] = {}
+DEFAULT_SIZE = 5
+#: the largest komi in half flats the rules take (playtak uses 0 to 8)
+MAX_HALF_KOMI = 1000
+
+#: Tak's rules options (see docs/rules.md)
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "size",
+        "int",
+        str(DEFAULT_SIZE),
+        "board size",
+        min(RESERVES),
+        max(RESERVES),
+        tei="Size",
+        newgame=True,
+        in_position=True,
+    ),
+    OptionSpec(
+        "halfkomi",
+        "int",
+        "0",
+        "komi in half flats, given to black",
+        0,
+        MAX_HALF_KOMI,
+        tei="HalfKomi",
+    ),
+    OptionSpec("komi", "str", "0", "komi in flats, a multiple of 0.5 (sets halfkomi)"),
+    OptionSpec("flats", "int", "", "stones per side (default: by size)", 0, 200, tei="Flats"),
+    OptionSpec("caps", "int", "", "capstones per side (default: by size)", 0, 20, tei="Caps"),
+    OptionSpec("repetition", "bool", "false", "the third occurrence of a position is a draw"),
+    OptionSpec(
+        "rule50",
+        "bool",
+        "false",
+        "50 plies in a row without a placement or a wall flattening is a draw",
+    ),
+)
+
+
+def komi_text(half_komi: int) -> str:
+    """Komi in flats as records write it: `2`, `2.5`."""
+    return str(half_komi // 2) if half_komi % 2 == 0 else f"{half_komi / 2:.1f}"
+
+
+def _half_komi(text: str) -> int:
+    try:
+        value = float(text)
+    except ValueError:
+        raise OptionError(f"bad Tak option komi={text!r}: not a number", "komi", text) from None
+    if not math.isfinite(value) or value < 0 or value * 2 != int(value * 2):
+        raise OptionError(
+            f"bad Tak option komi={text!r}: need a multiple of 0.5, >= 0", "komi", text
+        )
+    half = int(value * 2)
+    if half > MAX_HALF_KOMI:
+        raise OptionError(
+            f"bad Tak option komi={text!r}: must be at most {MAX_HALF_KOMI / 2:g}", "komi", text
+        )
+    return half
 
 
 @attrs.frozen
 class TakOptions:
     """The rules options of a Tak game, parsed and checked."""
 
-    size: int = 5
+    size: int = DEFAULT_SIZE
     half_komi: int = 0
     stones: int = 21
     caps: int = 1
@@ -37,52 +104,19 @@ class TakOptions:
         `size`, when given, is the size of a position the game starts from; a "size"
         option that disagrees is an error.
         """
-        opts = {k.strip().lower(): str(v).strip() for k, v in (options or {}).items()}
-        for key in opts:
-            if key not in _KNOWN:
-                raise GameError(f"unknown Tak option {key!r}; known: {', '.join(_KNOWN)}")
-        chosen = _int_option(opts, "size", 5 if size is None else size, 3, 8)
-        if size is not None and chosen != size:
-            raise GameError(f"option size={opts['size']} but the position is {size}x{size}")
+        given = TakGame.validate_options(options)
+        if size is not None and "size" in given and int(given["size"]) != size:
+            raise GameError(f"option size={given['size']} but the position is {size}x{size}")
+        chosen = size if size is not None else int(given.get("size", DEFAULT_SIZE))
         stones, caps = standard_reserves(chosen)
-        half = _int_option(opts, "halfkomi", 0, 0, 1000)
-        if "komi" in opts:
-            text = opts["komi"]
-            try:
-                value = float(text)
-            except ValueError:
-                raise GameError(f"bad Tak option komi={text!r}: not a number") from None
-            if not math.isfinite(value) or value < 0 or value * 2 != int(value * 2):
-                raise GameError(f"bad Tak option komi={text!r}: need a multiple of 0.5, >= 0")
-            half = int(value * 2)
         return cls(
             size=chosen,
-            half_komi=half,
-            stones=_int_option(opts, "flats", stones, 0, 200),
-            caps=_int_option(opts, "caps", caps, 0, 20),
-            repetition=_bool_option(opts, "repetition"),
-            rule50=_bool_option(opts, "rule50"),
+            half_komi=int(given.get("halfkomi", "0")),
+            stones=int(given.get("flats", stones)),
+            caps=int(given.get("caps", caps)),
+            repetition=given.get("repetition") == "true",
+            rule50=given.get("rule50") == "true",
         )
-
-
-def _int_option(opts: dict[str, str], key: str, default: int, low: int, high: int) -> int:
-    if key not in opts:
-        return default
-    text = opts[key]
-    try:
-        value = int(text)
-    except ValueError:
-        raise GameError(f"bad Tak option {key}={text!r}: not an integer") from None
-    if not low <= value <= high:
-        raise GameError(f"bad Tak option {key}={text!r}: must be {low} to {high}")
-    return value
-
-
-def _bool_option(opts: dict[str, str], key: str) -> bool:
-    text = opts.get(key, "false").lower()
-    if text not in _BOOL:
-        raise GameError(f"bad Tak option {key}={opts[key]!r}: use true or false")
-    return _BOOL[text]
 
 
 def _move_of(code: int, size: int) -> Move:
@@ -97,6 +131,25 @@ class TakGame(Game[Move]):
     """A Tak game in progress: a fast `Board`, the moves played and the results seen."""
 
     name = "tak"
+    position_tag: ClassVar[str] = "TPS"
+    record_format: ClassVar[str] = "ptn"
+
+    @classmethod
+    def option_specs(cls) -> tuple[OptionSpec, ...]:
+        return OPTION_SPECS
+
+    @classmethod
+    def validate_options(cls, options: Mapping[str, Any] | None) -> dict[str, str]:
+        """As `Game.validate_options`; `komi` (flats) becomes `halfkomi`."""
+        given = validate_options(OPTION_SPECS, options, "Tak")
+        if "komi" in given:
+            given["halfkomi"] = str(_half_komi(given.pop("komi")))
+        return given
+
+    @classmethod
+    def record_tags(cls, options: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+        size = options.get("size", str(DEFAULT_SIZE))
+        return (("Size", size), ("Komi", komi_text(int(options.get("halfkomi", "0")))))
 
     def __init__(self, position: Position, options: TakOptions, start: str | None) -> None:
         self.options = options

@@ -14,7 +14,7 @@ import re
 import attrs
 
 from rules.game import GameError, NotationError
-from rules.tak.game import TakGame
+from rules.tak.game import TakGame, komi_text
 from rules.tak.move import ANNOTATION_RE, Move
 
 RESULTS = ("R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "0-0", "*")
@@ -116,7 +116,7 @@ class PtnGame:
         opts = game.options
         record.set_tag("Size", opts.size)
         if opts.half_komi:
-            record.set_tag("Komi", _komi_text(opts.half_komi))
+            record.set_tag("Komi", komi_text(opts.half_komi))
         record.set_tag("Flats", opts.stones)
         record.set_tag("Caps", opts.caps)
         if game.start_position is not None:
@@ -264,10 +264,6 @@ def parse_many(text: str) -> list[PtnGame]:
 
 def _clean(comment: str) -> str:
     return comment.replace("}", ")")
-
-
-def _komi_text(half_komi: int) -> str:
-    return str(half_komi // 2) if half_komi % 2 == 0 else f"{half_komi / 2:.1f}"
 
 
 def _first_move(tps: str | None) -> tuple[int, bool]:

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Self
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
 
-from rules.game import Game, GameError, IllegalAction, Options, Outcome, PositionError
+from rules.game import Game, GameError, IllegalAction, Options, OptionSpec, Outcome, PositionError
 from rules.traxit.actions import Action
 from rules.traxit.notation import format_position, parse_position
-from rules.traxit.options import int_option, layout_from_options
+from rules.traxit.options import OPTION_SPECS, check_options, layout_from_options
 from rules.traxit.render import render
-from rules.traxit.state import END, Layout, State, actor, apply, apply_unchecked, legal, start_state
+from rules.traxit.state import (
+    END,
+    PLACE,
+    Layout,
+    State,
+    actor,
+    apply,
+    apply_unchecked,
+    legal,
+    start_state,
+)
 
 
 def outcome(layout: Layout, st: State) -> Outcome | None:
@@ -36,6 +46,16 @@ class TraxitGame(Game[Action]):
     """Traxit for 2-4 players: setup placements, tile choices, moves, TRAXIT relocations."""
 
     name = "traxit"
+    record_format: ClassVar[str] = "turns"
+
+    @classmethod
+    def option_specs(cls) -> tuple[OptionSpec, ...]:
+        return OPTION_SPECS
+
+    @classmethod
+    def validate_options(cls, options: Mapping[str, Any] | None) -> dict[str, str]:
+        """As `Game.validate_options`; `teams` implies players=4."""
+        return check_options(options)
 
     def __init__(self, layout: Layout, state: State, start_position: str | None = None) -> None:
         self.layout = layout
@@ -51,9 +71,9 @@ class TraxitGame(Game[Action]):
 
     @classmethod
     def from_position_string(cls, text: str, options: Options | None = None) -> Self:
-        opts = {k.lower(): v for k, v in (options or {}).items()}
+        opts = check_options(options)
         layout, state = parse_position(text, opts)
-        if "players" in opts and int_option(opts, "players", 2, 2, 4) != layout.players:
+        if "players" in opts and int(opts["players"]) != layout.players:
             raise PositionError(
                 f"TraxitPS {text!r}: {layout.players} seats, but option players={opts['players']}"
             )
@@ -95,6 +115,35 @@ class TraxitGame(Game[Action]):
 
     def seat_name(self, seat: int) -> str:
         return self.layout.owners[seat]
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        if self.layout.teams and self.players == 4:
+            return tuple(s for s in range(4) if s % 2 == seat % 2)
+        return (seat,)
+
+    def turn_labels(self) -> list[tuple[str, str]]:
+        """`1.1 R` (set.round and owner; `R` in setup) per action, and after the action
+        that ends a set the running totals (`set 1: R 75 G 100`, teams' sums too)."""
+        replay = self.copy()
+        while replay.ply:
+            replay.undo()
+        out = []
+        for action in self._history:
+            before = replay.state
+            owner = replay.seat_name(before.mover)
+            label = owner if before.phase == PLACE else f"{before.set_no}.{before.round_no} {owner}"
+            replay.play(action)
+            after = ""
+            now = replay.state
+            if now.set_no != before.set_no or (now.phase == END and before.phase != END):
+                names = [replay.seat_name(s) for s in range(replay.players)]
+                totals = " ".join(f"{n} {v}" for n, v in zip(names, now.scores, strict=True))
+                after = f"set {before.set_no}: {totals}"
+                if self.layout.teams:
+                    a, b = now.scores[0] + now.scores[2], now.scores[1] + now.scores[3]
+                    after += f"; teams {names[0]}+{names[2]} {a} {names[1]}+{names[3]} {b}"
+            out.append((label, after))
+        return out
 
     def render(self) -> str:
         return render(self.layout, self._states[-1])

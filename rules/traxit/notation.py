@@ -27,7 +27,7 @@ from rules.traxit.board import (
     cell_name,
     xy_cell,
 )
-from rules.traxit.options import bool_option
+from rules.traxit.options import check_options
 from rules.traxit.state import (
     BONUS_PAID,
     CHOOSE,
@@ -113,16 +113,16 @@ def parse_position(text: str, options: Options | None = None) -> tuple[Layout, S
     unknown = flags - {"team", "mirror", "bonus=game", "bonus=set"}
     if unknown:
         raise NotationError(f"TraxitPS {text!r}: unknown flag(s) {', '.join(sorted(unknown))}")
-    opts = options or {}
+    opts = check_options(options)
     owners, sides = _read_seats(text, seats_text)
     n = len(owners)
     obstacles, cells_of = _read_board(text, board, owners)
     sets, rounds, set_no, round_no = _read_clock(text, clock_text)
-    teams = "team" in flags or bool_option(opts, "teams")
+    teams = "team" in flags or opts.get("teams") == "true"
     if teams and n != 4:
         raise _fail(text, "team play needs 4 players")
-    mirror = "mirror" in flags or bool_option(opts, "allow_mirror")
-    bonus_per = opts.get("bonus_per", "set").strip().lower()
+    mirror = "mirror" in flags or opts.get("allow_mirror") == "true"
+    bonus_per = opts.get("bonus_per", "set")
     bonus_game = "bonus=game" in flags or ("bonus=set" not in flags and bonus_per == "game")
     layout = Layout(owners, sides, obstacles, teams, sets, rounds, mirror, bonus_game)
     phase, mover, tile = _read_turn(text, turn_text, owners)

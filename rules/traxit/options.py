@@ -1,59 +1,102 @@
 """Traxit rules options (strings, as every core takes them) -> a Layout and the start tiles.
 
-players 2-4 (default 2) · teams (4 players: seats 0+2 against 1+3) · shortgame (3 sets of 3
-rounds, 9 tiles per player) · seed (integer, default 0: which 9 tiles in the short game) ·
-tiles (the short game's tiles, e.g. `T01,T02,...` for everyone or one `/`-separated list per
-seat) · allow_mirror (tiles may also be mirrored) · bonus_per (`set` or `game`).
+The options are `OPTION_SPECS` (players, teams, shortgame, seed, tiles, allow_mirror,
+bonus_per; see docs/traxit.md); `check_options` validates them with the rules that link
+them (teams means 4 players; tiles only in the short game).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
-from rules.game import GameError, Options
+from rules.game import GameError, OptionError, Options, OptionSpec, validate_options
 from rules.traxit.board import DEFAULT_OWNERS, DEFAULT_SIDES, default_obstacles
 from rules.traxit.state import Layout
 from rules.traxit.tiles import ALL_TILES_MASK, TILE_COUNT, parse_tile
 
-_TRUE = ("1", "true", "yes", "on")
-_FALSE = ("", "0", "false", "no", "off")
 SHORT_SETS, SHORT_ROUNDS = 3, 3
+TEAM_PLAYERS = 4
+
+#: Traxit's rules options (see docs/traxit.md)
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "players",
+        "int",
+        "2",
+        "number of seats",
+        min(DEFAULT_OWNERS),
+        max(DEFAULT_OWNERS),
+        tei="Players",
+        in_position=True,
+    ),
+    OptionSpec(
+        "teams",
+        "bool",
+        "false",
+        f"2 against 2 (means players={TEAM_PLAYERS})",
+        tei="Teams",
+        in_position=True,
+    ),
+    OptionSpec(
+        "shortgame",
+        "bool",
+        "false",
+        f"{SHORT_SETS} sets of {SHORT_ROUNDS} rounds with {SHORT_SETS * SHORT_ROUNDS} tiles each",
+        tei="ShortGame",
+        in_position=True,
+    ),
+    OptionSpec(
+        "seed", "int", "0", "which tiles the short game deals", 0, 2**63 - 1, tei="DealSeed"
+    ),
+    OptionSpec(
+        "tiles",
+        "str",
+        "",
+        "the short game's tiles: T01,T02,... or one /-separated list per seat",
+        tei="Tiles",
+    ),
+    OptionSpec("allow_mirror", "bool", "false", "tiles may also be mirrored", tei="AllowMirror"),
+    OptionSpec(
+        "bonus_per",
+        "choice",
+        "set",
+        "how often the bonus can be earned",
+        choices=("set", "game"),
+        tei="BonusPer",
+    ),
+)
 
 
-def bool_option(options: Options, key: str) -> bool:
-    value = options.get(key, "").strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise GameError(f"option {key}={options[key]!r}: expected true or false")
-
-
-def int_option(options: Options, key: str, default: int, low: int, high: int) -> int:
-    text = options.get(key, "").strip()
-    if not text:
-        return default
-    try:
-        value = int(text)
-    except ValueError:
-        raise GameError(f"option {key}={text!r}: expected an integer") from None
-    if not low <= value <= high:
-        raise GameError(f"option {key}={value}: must be {low}..{high}")
-    return value
+def check_options(options: Mapping[str, Any] | None) -> dict[str, str]:
+    """The options validated and normalised; `teams` implies players=4."""
+    given = validate_options(OPTION_SPECS, options, "Traxit")
+    if given.get("teams") == "true":
+        players = given.setdefault("players", str(TEAM_PLAYERS))
+        if players != str(TEAM_PLAYERS):
+            raise OptionError(
+                f"option teams=true needs players={TEAM_PLAYERS}, not {players}",
+                "players",
+                players,
+            )
+    if "tiles" in given and given.get("shortgame") != "true":
+        raise OptionError(
+            "option tiles: only the short game (shortgame=true) leaves tiles out",
+            "tiles",
+            given["tiles"],
+        )
+    return given
 
 
 def layout_from_options(options: Options | None) -> tuple[Layout, tuple[int, ...]]:
     """The game frame and each seat's tiles for these options; GameError names a bad one."""
-    opts = {k.lower(): v for k, v in (options or {}).items()}
-    n = int_option(opts, "players", 2, 2, 4)
-    teams = bool_option(opts, "teams")
-    if teams and n != 4:
-        raise GameError(f"option teams=true needs players=4, not {n}")
-    short = bool_option(opts, "shortgame")
-    mirror = bool_option(opts, "allow_mirror")
-    bonus_per = opts.get("bonus_per", "set").strip().lower() or "set"
-    if bonus_per not in ("set", "game"):
-        raise GameError(f"option bonus_per={bonus_per!r}: expected set or game")
+    opts = check_options(options)
+    n = int(opts.get("players", "2"))
+    teams = opts.get("teams") == "true"
+    short = opts.get("shortgame") == "true"
+    mirror = opts.get("allow_mirror") == "true"
+    bonus_per = opts.get("bonus_per", "set")
     sets, rounds = (SHORT_SETS, SHORT_ROUNDS) if short else (4, 4)
     layout = Layout(
         owners=DEFAULT_OWNERS[n],
@@ -69,9 +112,7 @@ def layout_from_options(options: Options | None) -> tuple[Layout, tuple[int, ...
 
 
 def start_tiles(opts: Options, n: int, count: int, short: bool) -> tuple[int, ...]:
-    listed = opts.get("tiles", "").strip()
-    if listed and not short:
-        raise GameError("option tiles: only the short game (shortgame=true) leaves tiles out")
+    listed = opts.get("tiles", "")
     if not short:
         return (ALL_TILES_MASK,) * n
     if listed:
@@ -91,5 +132,5 @@ def start_tiles(opts: Options, n: int, count: int, short: bool) -> tuple[int, ..
                 raise GameError(f"option tiles={listed!r}: each list needs {count} tiles")
             masks.append(mask)
         return tuple(masks) if len(masks) == n else (masks[0],) * n
-    rng = random.Random(int_option(opts, "seed", 0, 0, 2**63 - 1))
+    rng = random.Random(int(opts.get("seed", "0")))
     return tuple(sum(1 << t for t in rng.sample(range(TILE_COUNT), count)) for _ in range(n))

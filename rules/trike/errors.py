@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rules.game import GameError, IllegalAction, NotationError, PositionError
+from rules.game import IllegalAction, NotationError, OptionError, PositionError
 
 
-class TrikeOptionError(GameError):
+class TrikeOptionError(OptionError):
     """A rules option with a bad value (board side out of range, unknown seat)."""
 
 

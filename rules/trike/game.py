@@ -5,18 +5,18 @@ Seat 0 is player 1, who places the first checker with colour X. `swap` (legal on
 the second action) gives colour X and its checker to seat 1; the board and the colour to
 move (O) stay, and seat 0 then makes O's move. `turn` is always the seat that acts.
 
-Options: `size` (board side 3..19, default 13) and `xseat` (0 or 1, default 0): the seat
-that owns colour X. A position string does not say who owns X, so `from_position_string`
-gives X to seat `xseat` (seat 0 unless said otherwise); from a start position the game
-itself tracks ownership through `swap`.
+Options (`OPTION_SPECS`): `size` (the board side) and `xseat` (the seat that owns colour
+X). A position string does not say who owns X, so `from_position_string` gives X to seat
+`xseat` (seat 0 unless said otherwise); from a start position the game itself tracks
+ownership through `swap`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Self
 
-from rules.game import Game, IllegalAction, Options, Outcome
+from rules.game import Game, IllegalAction, OptionError, Options, OptionSpec, Outcome
 from rules.trike.errors import (
     ActionSyntaxError,
     BlockedLine,
@@ -37,29 +37,47 @@ DEFAULT_SIZE = 13
 COLOUR_NAME = {X: "X", O: "O"}
 
 
+#: Trike's rules options (see docs/trike.md)
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "size",
+        "int",
+        str(DEFAULT_SIZE),
+        "board side",
+        MIN_SIZE,
+        MAX_SIZE,
+        tei="Size",
+        newgame=True,
+        in_position=True,
+    ),
+    OptionSpec(
+        "xseat", "int", "0", "seat owning colour X in a position loaded from a string", 0, 1
+    ),
+)
+
+
 def parse_options(options: Options | None) -> tuple[int | None, int]:
-    """(size or None when not given, seat owning X) from rules options; other keys ignored."""
-    size: int | None = None
-    x_seat = 0
-    for key, value in (options or {}).items():
-        if key.lower() == "size":
-            text = value.strip()
-            if not (text.isascii() and text.isdigit()) or not MIN_SIZE <= int(text) <= MAX_SIZE:
-                raise TrikeOptionError(
-                    f"Trike option size={value!r}: the board side must be {MIN_SIZE}..{MAX_SIZE}"
-                )
-            size = int(text)
-        elif key.lower() == "xseat":
-            if value.strip() not in ("0", "1"):
-                raise TrikeOptionError(f"Trike option xseat={value!r}: must be 0 or 1")
-            x_seat = int(value.strip())
-    return size, x_seat
+    """(size or None when not given, seat owning X) from rules options."""
+    try:
+        given = TrikeGame.validate_options(options)
+    except OptionError as exc:
+        raise TrikeOptionError(str(exc), exc.option, exc.value) from None
+    size = int(given["size"]) if "size" in given else None
+    return size, int(given.get("xseat", "0"))
 
 
 class TrikeGame(Game[int]):
     """A Trike game in progress on a side-N triangle."""
 
     name = "trike"
+
+    @classmethod
+    def option_specs(cls) -> tuple[OptionSpec, ...]:
+        return OPTION_SPECS
+
+    @classmethod
+    def record_tags(cls, options: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+        return (("Size", options.get("size", str(DEFAULT_SIZE))),)
 
     def __init__(self, position: TrikePosition, x_seat: int = 0) -> None:
         self.geo: Geometry = geometry(position.size)

@@ -122,5 +122,7 @@ def _build(size: int) -> Geometry:
 def geometry(size: int) -> Geometry:
     """The (cached) geometry of a side-`size` board, 3 <= size <= 19."""
     if not MIN_SIZE <= size <= MAX_SIZE:
-        raise TrikeOptionError(f"board side {size} is out of range {MIN_SIZE}..{MAX_SIZE}")
+        raise TrikeOptionError(
+            f"board side {size} is out of range {MIN_SIZE}..{MAX_SIZE}", "size", str(size)
+        )
     return _build(size)
