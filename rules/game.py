@@ -93,9 +93,10 @@ class OptionSpec:
     def values_text(self) -> str:
         """The values it takes, for help and docs: `3..8`, `true/false`, `set/game`."""
         if self.kind == "int":
-            low = "" if self.low is None else str(self.low)
-            high = "" if self.high is None else str(self.high)
-            return f"{low}..{high}" if self.high is not None else f">= {low}"
+            if self.low is None or self.high is None:
+                bound = f">= {self.low}" if self.low is not None else f"<= {self.high}"
+                return bound if (self.low, self.high) != (None, None) else "an integer"
+            return f"{self.low}..{self.high}"
         if self.kind == "bool":
             return "true/false"
         if self.kind == "choice":

@@ -11,7 +11,7 @@ from typing import TextIO
 import trio
 
 from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine, check_names
-from tei.options_cli import add_game_options, game_options
+from tei.options_cli import add_game_options, checked_game_options
 from tei.transcript import Transcript
 
 EPILOG = """\
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    rules = game_options(args)
+    rules = checked_game_options(args)
     live: TextIO | None = sys.stderr if args.verbose else None
     try:
         if args.transcript:

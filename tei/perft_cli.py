@@ -12,7 +12,7 @@ import time
 
 from rules.game import GameError
 from rules.registry import game_class
-from tei.options_cli import add_game_options, game_options
+from tei.options_cli import add_game_options, checked_game_options
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         print("tei perft: --tps is for Tak; use --position", file=sys.stderr)
         return 2
     try:
-        options = game_options(args)
+        options = checked_game_options(args)
         cls = game_class(args.game)
         game = cls.from_position_string(text, options) if text else cls.new(options)
         game.play_all(args.moves.split())

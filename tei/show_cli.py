@@ -7,7 +7,7 @@ import sys
 
 from rules.game import GameError
 from rules.registry import game_class
-from tei.options_cli import add_game_options, game_options
+from tei.options_cli import add_game_options, checked_game_options
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    options = game_options(args)
+    options = checked_game_options(args)
     cls = game_class(args.game)
     try:
         text = args.position_option or " ".join(args.position)

@@ -298,7 +298,7 @@ def test_bad_command_line_is_refused() -> None:
         ["--bot", "nosuchbot"],
         ["--option", "Nope=1"],
         ["--option", "HalfKomi"],
-        ["--bot", "random", "--game", "tak", "--komi", "5"],
+        ["--bot", "random", "--game", "tak", "--komi", "501"],
         ["--bot", "random", "--game", "traxit", "--players", "7"],
         ["--bot", "random", "--game", "tak", "--rule", "halfkomi=x"],
         ["--bot", "test_engine_host:NoSuchBot"],
@@ -352,8 +352,8 @@ def test_halfkomi_is_honoured(host: Callable[..., Host]) -> None:
             "1,2,1/2,1,2/1,2,1 2 5", {"halfkomi": str(halfkomi)}
         )
         assert expected.result is not None and code == expected.result.code
-    h.send("setoption name HalfKomi value 9")
-    assert h.ping()[0].startswith("info string error: option 'HalfKomi' takes 0..8")
+    h.send("setoption name HalfKomi value 1001")
+    assert h.ping()[0].startswith("info string error: option 'HalfKomi' takes 0..1000")
 
 
 def test_tei_v1_size_line_on_request(host: Callable[..., Host]) -> None:

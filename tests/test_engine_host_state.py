@@ -9,7 +9,15 @@ from typing import Any, ClassVar, Self
 import pytest
 
 from bots.base import Bot, BotOption, Report
-from rules.game import Game, GameError, IllegalAction, NotationError, Options, Outcome
+from rules.game import (
+    Game,
+    GameError,
+    IllegalAction,
+    NotationError,
+    Options,
+    OptionSpec,
+    Outcome,
+)
 from tei.driver import Info, Limits
 from tei.host.state import (
     Exit,
@@ -27,6 +35,10 @@ class CountGame(Game[int]):
     """Players add 1 or 2 to a total in turn; who reaches the target (option size) wins."""
 
     name = "count"
+
+    @classmethod
+    def option_specs(cls) -> tuple[OptionSpec, ...]:
+        return (OptionSpec("size", "int", "10", "target", tei="Size", newgame=True),)
 
     def __init__(self, target: int, total: int = 0, first: int = 0) -> None:
         self.target = target
@@ -154,9 +166,9 @@ def test_handshake_declares_game_and_bot_options() -> None:
 
 def test_halfkomi_and_traxit_options_follow_the_games() -> None:
     cfg = HostConfig(game="tak", games=("tak", "traxit"), rules={"halfkomi": "4"})
-    state = HostState(cfg, game_factory=lambda n: CountGame, bot_factory=lambda g, n: TwoBot())
+    state = HostState(cfg, bot_factory=lambda g, n: TwoBot())
     out = lines(state.on_line("tei", 0.0))
-    assert "option name HalfKomi type spin default 4 min 0 max 8" in out
+    assert "option name HalfKomi type spin default 4 min 0 max 1000" in out
     assert "option name Players type spin default 2 min 2 max 4" in out
     assert "option name Teams type check default false" in out
     assert "option name ShortGame type check default false" in out

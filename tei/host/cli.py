@@ -9,13 +9,16 @@ from typing import TextIO
 from bots.registry import bot_names, default_bot
 from rules.registry import GAME_NAMES
 from tei.host.loop import serve
-from tei.host.state import HostConfig, HostSetupError, HostState, Send
-from tei.options_cli import add_game_options, game_options
+from tei.host.options import OptionValueError
+from tei.host.state import HostConfig, HostSetupError, HostState
+from tei.options_cli import add_game_options, checked_game_options
 
 EPILOG = """\
 The engine speaks legacy TEI (what Tiltak, Taktician and racetrack speak) and accepts
-TEI v1 commands too. It declares the options Game (combo of the games served),
-HalfKomi (Tak, 0..8), Players, Teams and ShortGame (Traxit) and the options of the bots.
+TEI v1 commands too. It declares the option Game (combo of the games served), the rules
+options of those games that engines are told (Tak: HalfKomi, Flats, Caps; Traxit:
+Players, Teams, ShortGame, ...; see docs/rules.md) and the options of the bots. The game
+options (--size, --komi, --rule, ...) set their defaults and are checked at start.
 A GUI selects a game with 'setoption name Game value trike' before 'teinewgame'.
 
 examples:
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         limit_cap=args.limit_cap,
         game=args.game,
         bot=args.bot,
-        rules=game_options(args),
+        rules=checked_game_options(args),
         tei_v1=args.tei_v1,
         name=args.name,
     )
@@ -102,10 +105,11 @@ def run(args: argparse.Namespace) -> int:
         if not sep or not name.strip():
             print(f"tei engine: --option {item!r} is not NAME=VALUE", file=sys.stderr)
             return 2
-        for effect in state.on_line(f"setoption name {name.strip()} value {value}", 0.0):
-            if isinstance(effect, Send):
-                print(f"tei engine: --option {item!r}: {effect.line}", file=sys.stderr)
-                return 2
+        try:
+            state.set_option(name.strip(), value.strip())
+        except OptionValueError as exc:
+            print(f"tei engine: --option {item!r}: {exc}", file=sys.stderr)
+            return 2
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing but protocol lines may reach the real stdout
     log: TextIO | None = None

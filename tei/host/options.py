@@ -1,21 +1,23 @@
 """The TEI options an engine host declares, and how a `setoption` value is checked.
 
-The host declares `Game` (a combo of the games it serves), `HalfKomi` (Tak), `Players`,
-`Teams` and `ShortGame` (Traxit), followed by the options of the bots it serves. Names are
-matched case-insensitively; values are validated against the declaration.
+The host declares `Game` (a combo of the games it serves), then the rules options each
+game's option specs say engines are told by `setoption` (Tak's `HalfKomi`, Traxit's
+`Players`, `Teams`, `ShortGame`, ...), followed by the options of the bots it serves.
+Names are matched case-insensitively; values are validated against the declaration.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import attrs
 
 from bots.base import BotOption
+from rules.game import Game, GameError, OptionSpec, bool_word
+from rules.registry import game_class
 from tei.errors import TeiError
 from tei.protocol import OptionDecl
-
-TRUE_WORDS = ("true", "false")
 
 
 class OptionValueError(TeiError, ValueError):
@@ -27,6 +29,8 @@ class HostOption:
     """One declared option; `decl` is what `tei` prints."""
 
     decl: OptionDecl
+    #: the rules option it sets, if any (its spec checks text values)
+    spec: OptionSpec | None = None
 
     @property
     def name(self) -> str:
@@ -41,9 +45,10 @@ class HostOption:
             raise OptionValueError(f"option {decl.name!r} needs a value")
         text = value.strip()
         if decl.type == "check":
-            if text.lower() not in TRUE_WORDS:
+            flag = bool_word(text)
+            if flag is None:
                 raise OptionValueError(f"option {decl.name!r} takes true or false, not {value!r}")
-            return text.lower()
+            return "true" if flag else "false"
         if decl.type == "spin":
             try:
                 number = int(text)
@@ -65,6 +70,11 @@ class HostOption:
             raise OptionValueError(
                 f"option {decl.name!r} takes one of {', '.join(decl.vars)}, not {value!r}"
             )
+        if self.spec is not None and text != "":
+            try:
+                return self.spec.normalise(text)
+            except GameError as exc:
+                raise OptionValueError(f"option {decl.name!r}: {exc}") from None
         return value
 
 
@@ -83,18 +93,36 @@ def from_bot_option(option: BotOption) -> HostOption:
     )
 
 
+def spec_option(spec: OptionSpec, default: str) -> HostOption:
+    """The TEI declaration of a rules option engines are told by `setoption`."""
+    assert spec.tei is not None
+    if spec.kind == "int" and default != "":
+        return HostOption(OptionDecl(spec.tei, "spin", default, spec.low, spec.high), spec)
+    if spec.kind == "bool":
+        return HostOption(OptionDecl(spec.tei, "check", default), spec)
+    if spec.kind == "choice":
+        return HostOption(OptionDecl(spec.tei, "combo", default, vars=spec.choices), spec)
+    # text, or a number whose default depends on other options ("" = that default)
+    return HostOption(OptionDecl(spec.tei, "string", default), spec)
+
+
 def game_options(
-    games: Iterable[str], default_game: str, halfkomi: int, players: int, teams: bool, short: bool
+    games: Iterable[str],
+    default_game: str,
+    rules: Mapping[str, str],
+    classes: Callable[[str], type[Game[Any]]] = game_class,
 ) -> list[HostOption]:
-    """The host's own options for the games it serves, with their defaults."""
+    """The host's own options for the games it serves: `Game`, then per game the rules
+    options told by `setoption`. Defaults come from the specs, and
+    for `default_game` from `rules` (validated options from the command line)."""
     games = tuple(games)
     out = [HostOption(OptionDecl("Game", "combo", default_game, vars=games))]
-    if "tak" in games:
-        out.append(HostOption(OptionDecl("HalfKomi", "spin", str(halfkomi), 0, 8)))
-    if "traxit" in games:
-        out += [
-            HostOption(OptionDecl("Players", "spin", str(players), 2, 4)),
-            HostOption(OptionDecl("Teams", "check", "true" if teams else "false")),
-            HostOption(OptionDecl("ShortGame", "check", "true" if short else "false")),
-        ]
+    seen = {"game"}
+    for game in games:
+        given = rules if game == default_game else {}
+        for spec in classes(game).option_specs():
+            if spec.tei is None or spec.newgame or spec.tei.lower() in seen:
+                continue
+            seen.add(spec.tei.lower())
+            out.append(spec_option(spec, given.get(spec.name, spec.default)))
     return out

@@ -18,7 +18,7 @@ import attrs
 from bots import base
 from bots.base import Bot
 from bots.registry import default_bot, make_bot
-from rules.game import Game
+from rules.game import Game, GameError
 from rules.registry import GAME_NAMES, game_class
 from tei import protocol as p
 from tei.driver import Limits
@@ -165,20 +165,16 @@ class HostState:
                 f"cannot serve game {config.game!r} with bot {config.bot or 'default'!r}: "
                 f"{why} (games available: {offered})"
             )
-        rules = config.rules
         try:
-            halfkomi = int(rules.get("halfkomi", "0")) if config.game == "tak" else 0
-            players = int(rules.get("players", "2")) if config.game == "traxit" else 2
-        except ValueError as exc:
+            #: the command line's rules options for config.game, validated
+            self.rules: dict[str, str] = self._game_class(config.game).validate_options(
+                config.rules
+            )
+        except GameError as exc:
             raise HostSetupError(f"bad rules option: {exc}") from None
-        self.options: list[HostOption] = game_options(
-            self.bots,
-            config.game,
-            halfkomi=halfkomi,
-            players=players,
-            teams=rules.get("teams", "false").lower() == "true",
-            short=rules.get("shortgame", "false").lower() == "true",
-        )
+        self.options = game_options(self.bots, config.game, self.rules, self._game_class)
+        #: TEI name (lower case) -> the rules option it sets
+        self.rule_specs = {o.name.lower(): o.spec for o in self.options if o.spec is not None}
         for option in self.options:
             try:
                 option.check(option.decl.default)
@@ -219,18 +215,17 @@ class HostState:
     def rules_options(self) -> dict[str, str]:
         """The rules options of the selected game, from the command line and TEI."""
         game = self.game_name
-        opts: dict[str, str] = dict(self.config.rules) if game == self.config.game else {}
-        if game == "tak":
-            opts["halfkomi"] = self.values["halfkomi"]
-        if game != "traxit" and self.size is not None:
-            opts["size"] = str(self.size)
-        if game == "traxit":
-            opts["players"] = self.values["players"]
-            for key in ("teams", "shortgame"):
-                if self.values[key] == "true":
-                    opts[key] = "true"
+        opts: dict[str, str] = dict(self.rules) if game == self.config.game else {}
+        for spec in self._game_class(game).option_specs():
+            if spec.newgame:
+                if self.size is not None:
+                    opts[spec.name] = str(self.size)
+            elif spec.tei is not None and self.rule_specs.get(spec.tei.lower()) is spec:
+                value = self.values[spec.tei.lower()]
+                if value == "":
+                    opts.pop(spec.name, None)
                 else:
-                    opts.pop(key, None)
+                    opts[spec.name] = value
         return opts
 
     # ---- events --------------------------------------------------------------------------
@@ -382,34 +377,44 @@ class HostState:
         return next((o for o in self.options if o.name.lower() == name.strip().lower()), None)
 
     def _setoption(self, name: str, value: str | None) -> list[Effect]:
-        option = self._find_option(name)
-        if option is None:
-            return [_error(f"unknown option {quote(name)}")]
         try:
-            checked = option.check(value)
+            self.set_option(name, value)
         except OptionValueError as exc:
             return [_error(str(exc))]
+        return []
+
+    def set_option(self, name: str, value: str | None) -> None:
+        """Set an option as `setoption` does; OptionValueError says why it cannot be."""
+        option = self._find_option(name)
+        if option is None:
+            raise OptionValueError(f"unknown option {quote(name)}")
+        checked = option.check(value)
         key = option.name.lower()
         self.values[key] = checked
         if key == "game":
             self.game = None
             self._position_key = None
-        elif key not in ("halfkomi", "players", "teams", "shortgame"):
+        elif key not in self.rule_specs:
             for bot in self.bots.values():
                 if any(o.name.lower() == key for o in bot.options):
                     try:
                         bot.set_option(option.name, checked)
                     except Exception as exc:
-                        return [_error(f"bot rejected option {option.name!r}: {exc}")]
-        return []
+                        raise OptionValueError(
+                            f"bot rejected option {option.name!r}: {exc}"
+                        ) from None
 
     def _newgame(self, message: p.TeiNewGame) -> list[Effect]:
         if message.size is not None:
             self.size = message.size
         if message.halfkomi is not None:
-            if not 0 <= message.halfkomi <= 8:
-                return [_error(f"halfkomi {message.halfkomi} is outside 0..8")]
-            self.values["halfkomi"] = str(message.halfkomi)
+            komi = self._find_option("HalfKomi")
+            if komi is None:
+                return [_error("teinewgame halfkomi: no game served has komi")]
+            try:
+                self.values["halfkomi"] = komi.check(str(message.halfkomi))
+            except OptionValueError as exc:
+                return [_error(f"teinewgame: {exc}")]
         self.game = None
         self._position_key = None
         try:
@@ -442,8 +447,9 @@ class HostState:
                     game = cls.new(options)
                 else:
                     # the position string itself fixes the board and the seats
-                    for fixed in ("size", "players", "teams", "shortgame"):
-                        options.pop(fixed, None)
+                    for spec in cls.option_specs():
+                        if spec.in_position:
+                            options.pop(spec.name, None)
                     game = cls.from_position_string(position, options)
             except Exception as exc:
                 return [_error(f"position: {exc}")]
