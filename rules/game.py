@@ -70,8 +70,10 @@ class OptionSpec:
     Values are text. `default` is the value when the option is not given ("" when the
     game derives it from other options, e.g. Tak's flats from the size). `tei` is the
     name engines know the option by (None: engines are not told, the referee applies it);
-    `newgame` options go in `teinewgame` (the board size), the others by `setoption`.
-    `in_position` options are fixed by a position string, which overrides them.
+    `newgame` options go in `teinewgame` (the board size), the others by `setoption`;
+    `always` options are told even at their default (engines' own defaults differ, as
+    for Tak's komi), the others only when given. `in_position` options are fixed by a
+    position string, which overrides them.
     """
 
     name: str
@@ -83,6 +85,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     tei: str | None = None
     newgame: bool = False
+    always: bool = False
     in_position: bool = False
 
     @property
@@ -163,11 +166,10 @@ def with_defaults(specs: Sequence[OptionSpec], checked: Mapping[str, str]) -> di
 class TeiRules:
     """What engines are told of a game's rules options.
 
-    `size` goes in `teinewgame` (None: the game has no board size). `settings` are the
-    `setoption` (TEI name, value) pairs in spec order: every option engines are told,
-    the default included when it was not given (an engine's own default must not
-    decide), except options whose default depends on others (Tak's flats) when not
-    given. `neutral` holds the TEI names whose value is the game's default: an engine
+    `size` goes in `teinewgame` (the given size or the default; None: the game has no
+    board size). `settings` are the `setoption` (TEI name, value) pairs in spec order:
+    each told option that was given, and each `always` one (at its default when not
+    given). `neutral` holds the TEI names whose value is the game's default: an engine
     that does not declare such an option plays these rules anyway.
     """
 
@@ -185,10 +187,10 @@ def tei_rules(specs: Sequence[OptionSpec], checked: Mapping[str, str]) -> TeiRul
         if spec.tei is None:
             continue
         value = checked.get(spec.name, spec.default)
-        if value == "":
-            continue
         if spec.newgame:
             size = int(value)
+            continue
+        if value == "" or (spec.name not in checked and not spec.always):
             continue
         settings.append((spec.tei, value))
         if value == spec.default:

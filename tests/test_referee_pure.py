@@ -25,8 +25,8 @@ from adapters.referee.records import (
     GameRecord,
     MoveNote,
     OrderedWriter,
+    labelled_notes,
     score_comment,
-    traxit_notes,
 )
 from adapters.referee.report import ConsoleReporter, final_report
 from adapters.referee.runner import MatchProgress
@@ -379,7 +379,7 @@ def test_traxit_record_groups_each_turn_and_reads_back(options: dict[str, str]) 
         action = rng.choice(game.legal())
         notes.append(MoveNote(game.format_action(action), "0.01s", seat))
         game.play(action)
-    labelled = traxit_notes(game, notes)
+    labelled = labelled_notes(game, notes)
     assert [n.text for n in labelled] == [n.text for n in notes]
     names = tuple(game.seat_name(s) for s in range(game.players))
     tags = (("Position", game.start_position or ""),) if game.start_position else ()
@@ -519,7 +519,10 @@ def test_build_config_names_duplicates_and_checks_counts() -> None:
         ({"game": "trike", "rules": {"players": "3"}}, "players is a Traxit rule; trike"),
         ({"game": "tak", "rules": {"teams": "true"}}, "teams is a Traxit rule; tak"),
         ({"game": "trike", "rules": {"shortgame": "1"}}, "drop --short-game"),
-        ({"game": "traxit", "rules": {"size": "5"}}, "fixed 8x8 board"),
+        (
+            {"game": "traxit", "rules": {"size": "5"}},
+            r"size is a Tak and Trike rule; traxit has none \(drop --size\)",
+        ),
     ],
 )
 def test_bad_match_settings_are_named(settings: dict[str, object], word: str) -> None:

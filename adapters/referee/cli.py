@@ -150,7 +150,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def demo_settings(game: str = "tak") -> dict[str, Any]:
     """The match `tei match` plays with no engines: two built-in bots, four games
-    (Tak: 5x5, search against greedy when both exist)."""
+    (search against greedy when both exist), with the game's default rules."""
     names = set(bot_names(game))
     if {"search", "greedy"} <= names:
         pair = ["search", "greedy"]
@@ -160,7 +160,7 @@ def demo_settings(game: str = "tak") -> dict[str, Any]:
         pair = ["random", "random"]
     return {
         "game": game,
-        "rules": {"size": "5"} if game == "tak" else {},
+        "rules": {},
         "engines": [{"bot": pair[0]}, {"bot": pair[1]}],
         "each": {"tc": "2+0.05"},
         "games": 4,
@@ -172,13 +172,9 @@ def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
     """One settings dict from the config file (if any) and the command line over it."""
     settings: dict[str, Any] = read_config_file(args.config) if args.config else {}
     rules = {str(k).lower(): str(v) for k, v in dict(settings.pop("rules", {}) or {}).items()}
-    for key in ("size", "players"):
+    for key in ("size", "players", "komi", "teams"):
         if key in settings:
-            rules[key] = str(settings.pop(key))
-    if "komi" in settings:
-        rules["halfkomi"] = str(round(float(settings.pop("komi")) * 2))
-    if settings.pop("teams", False):
-        rules["teams"] = "true"
+            rules[key] = settings.pop(key)
     rules.update(game_options(args))
     if args.game is not None:
         settings["game"] = args.game

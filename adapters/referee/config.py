@@ -16,7 +16,9 @@ from adapters.referee.adjudication import AdjudicationError, AdjudicationRules
 from adapters.referee.clock import TimeControl, TimeControlError
 from adapters.referee.engines import EngineSpec, MatchError
 from adapters.referee.sprt import Sprt, SprtError
-from tei.driver import default_size
+from rules.game import GameError
+from rules.registry import game_class
+from tei.options_cli import check_game_options
 
 #: keys an engine entry may have (plus option.NAME=VALUE)
 ENGINE_KEYS = (
@@ -33,9 +35,6 @@ ENGINE_KEYS = (
     "restart",
     "options",
 )
-
-#: TEI options the referee sets from the rules (lower case); engines may not override them
-RULES_BY_REFEREE = ("game", "halfkomi", "players", "teams", "shortgame")
 
 #: the clock of an engine given no tc=, st=, nodes= or depth=
 DEFAULT_TC = "10+0.1"
@@ -125,10 +124,10 @@ def engine_spec(entry: Mapping[str, Any], game: str, number: int) -> EngineSpec:
         raise MatchError(f"engine {label!r} has no limit: give tc=, st=, nodes= or depth=")
     options = tuple((str(k), _text(v) or "") for k, v in dict(entry.get("options") or {}).items())
     for key, _ in options:
-        if key.lower() in RULES_BY_REFEREE:
+        if key.lower() in rules_by_referee(game):
             raise MatchError(
                 f"engine {label!r}: option.{key} is set by the referee from the match's rules"
-                " (--game, --komi, --players, --teams, --short-game)"
+                " (--game and the game options: --size, --komi, --players, --rule, ...)"
             )
     extra = entry.get("arg") or []
     if isinstance(extra, str):
@@ -162,6 +161,12 @@ def engine_spec(entry: Mapping[str, Any], game: str, number: int) -> EngineSpec:
         control=control,
         restart=restart == "on",
     )
+
+
+def rules_by_referee(game: str) -> frozenset[str]:
+    """TEI options (lower case) the referee sets from the match's game and rules."""
+    told = {spec.tei.lower() for spec in game_class(game).option_specs() if spec.tei}
+    return frozenset({"game", *told})
 
 
 def _text(value: Any) -> str | None:
@@ -219,37 +224,28 @@ class MatchConfig:
 
 
 def seats_per_game(config: MatchConfig) -> int:
-    """Seats of one game: 2, or Traxit's players option (4 with teams)."""
-    if config.game == "traxit":
-        if str(config.rules.get("teams", "")).lower() in ("true", "1", "yes", "on"):
-            return 4
-        return int(config.rules.get("players", "2"))
-    return 2
+    """Seats of one game of the match (Traxit: its players option)."""
+    return game_class(config.game).new(config.rules).players
+
+
+def team_game(config: MatchConfig) -> bool:
+    """Whether seats play in teams (Traxit's teams option)."""
+    return len(game_class(config.game).new(config.rules).partners(0)) > 1
 
 
 def build_config(settings: Mapping[str, Any]) -> MatchConfig:
     """A MatchConfig from a settings dict (as made by the CLI or read from a state file)."""
     s = {**DEFAULTS, **settings}
     game = str(s["game"]).lower()
-    rules = {str(k).lower(): str(v) for k, v in dict(s["rules"]).items()}
-    if game == "traxit" and rules.get("teams", "").lower() in ("true", "1", "yes", "on"):
-        rules.setdefault("players", "4")
-    if game == "tak":
-        rules.setdefault("halfkomi", "0")  # an engine's own komi default must not count
-    elif "halfkomi" in rules:
-        raise MatchError(f"komi is a Tak rule; {game} has none (drop --komi)")
-    for key, flag in (
-        ("players", "--players"),
-        ("teams", "--teams"),
-        ("shortgame", "--short-game"),
-    ):
-        if key in rules and game != "traxit":
-            raise MatchError(f"{key} is a Traxit rule; {game} has none (drop {flag})")
-    if game == "traxit" and "size" in rules:
-        raise MatchError("Traxit is played on a fixed 8x8 board (drop --size)")
-    size = default_size(game)
-    if size is not None:  # the size the engines are told is the size judged
-        rules.setdefault("size", str(size))
+    try:
+        rules = check_game_options(game, dict(s["rules"]))
+    except GameError as exc:
+        raise MatchError(str(exc)) from None
+    # what engines are always told is written down: an engine's own default must not
+    # decide (the size the engines are told is the size judged)
+    for spec in game_class(game).option_specs():
+        if spec.newgame or spec.always:
+            rules.setdefault(spec.name, spec.default)
     each = dict(s["each"] or {})
     entries = list(s["engines"] or [])
     if len(entries) < 2:

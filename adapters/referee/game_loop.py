@@ -29,10 +29,11 @@ from adapters.referee.adjudication import Adjudicator
 from adapters.referee.clock import Clock, go_limits
 from adapters.referee.engines import EngineSpec
 from adapters.referee.openings import Opening
-from adapters.referee.records import GameRecord, MoveNote, score_comment, traxit_notes
+from adapters.referee.records import GameRecord, MoveNote, labelled_notes, score_comment
 from adapters.referee.schedule import Pairing
 from rules.game import Game, Outcome
-from tei.driver import PlayResult, default_size
+from rules.registry import game_class
+from tei.driver import PlayResult
 from tei.seat import EngineSeat, FaultKind, NewGame, SeatFault
 
 NORMAL = "normal"
@@ -45,13 +46,20 @@ ADJUDICATED = "adjudicated"
 TERMINATIONS = (NORMAL, TIME_FORFEIT, STALLED, CRASHED, ILLEGAL, MALFORMED, ADJUDICATED)
 
 
-#: rules options only the referee applies (draw rules); they are not sent to engines
-REFEREE_RULES = ("repetition", "rule50")
+def engine_rules(game: str, rules: Mapping[str, str]) -> dict[str, str]:
+    """The rules options engines are told (`Game.tei_rules`), keyed by their TEI names
+    in lower case, and the board size as `size`; options the referee alone applies (Tak's
+    draw rules) are left out."""
+    told = game_class(game).tei_rules(rules)
+    out = {} if told.size is None else {"size": str(told.size)}
+    out.update((name.lower(), value) for name, value in told.settings)
+    return out
 
 
-def engine_rules(rules: Mapping[str, str]) -> dict[str, str]:
-    """The rules options engines are told about (all but the referee's draw rules)."""
-    return {k: v for k, v in rules.items() if k not in REFEREE_RULES}
+def referee_rules(game: str) -> frozenset[str]:
+    """The rules options engines are not told: the referee applies them (a game they end
+    is adjudicated)."""
+    return frozenset(spec.name for spec in game_class(game).option_specs() if not spec.told)
 
 
 @attrs.frozen
@@ -89,25 +97,11 @@ class GameResult:
     timing: tuple[tuple[int, int, float, float, int, float], ...] = ()
 
 
-def _tag_size(game: str, rules: Mapping[str, str]) -> str | None:
-    if "size" in rules:
-        return rules["size"]
-    size = default_size(game)
-    return None if size is None else str(size)
-
-
-def _komi(rules: Mapping[str, str]) -> str:
-    half = int(rules.get("halfkomi", "0") or 0)
-    return str(half // 2) if half % 2 == 0 else f"{half / 2:.1f}"
-
-
-def forfeit_outcome(game: Game[Any], seat: int, reason: str, teams: bool) -> Outcome:
+def forfeit_outcome(game: Game[Any], seat: int, reason: str) -> Outcome:
     """The outcome when `seat` is at fault: every other seat (the other team) wins."""
     players = game.players
-    if teams and players == 4:
-        winners: tuple[int, ...] = tuple(s for s in range(4) if s % 2 != seat % 2)
-    else:
-        winners = tuple(s for s in range(players) if s != seat)
+    partners = game.partners(seat)
+    winners = tuple(s for s in range(players) if s not in partners)
     code = f"{game.seat_name(seat)} forfeits"
     if players == 2:
         code = "0-1" if seat == 0 else "1-0"
@@ -149,15 +143,13 @@ class _Judgement:
     detail: str = ""
     culprit: int | None = None
     restart: set[int] = attrs.field(factory=set)
-    #: a team game: a fault loses for the whole team
-    teams: bool = False
 
     def by_rules(self, game: Game[Any], settings: GameSettings, plies: int) -> bool:
         """True when the game is over by its rules or by the referee's (`plies` played
         since the start position, against --max-plies)."""
         self.outcome = game.result
         if self.outcome is not None:
-            if self.outcome.reason in REFEREE_RULES:
+            if self.outcome.reason in referee_rules(settings.game):
                 self.termination = ADJUDICATED
             return True
         if settings.max_plies is not None and plies >= settings.max_plies:
@@ -174,7 +166,7 @@ class _Judgement:
         self.termination, self.detail, self.culprit = why, detail, player.engine
         if restart:
             self.restart.add(player.engine)
-        self.outcome = forfeit_outcome(game, seat, why, self.teams)
+        self.outcome = forfeit_outcome(game, seat, why)
 
 
 async def play_game(
@@ -197,11 +189,11 @@ async def play_game(
         for text, seat in zip(game.history_text(), _seats_of_history(start), strict=False)
     ]
     date = datetime.datetime.now(datetime.UTC)
-    judged = _Judgement(
-        teams=str(settings.rules.get("teams", "")).lower() in ("true", "1", "yes", "on")
-    )
+    judged = _Judgement()
     timing: dict[int, list[float]] = {}
-    new = NewGame(settings.game, engine_rules(settings.rules), key=(pairing.index, date))
+    new = NewGame(
+        settings.game, engine_rules(settings.game, settings.rules), key=(pairing.index, date)
+    )
     judge = None
     if settings.adjudicator is not None:
         judge = settings.adjudicator.new_game([player.spec.name for player in players])
@@ -283,24 +275,20 @@ def _record(
         ("Round", pairing.label),
     ]
     tags += [(f"Player{i + 1}", player.spec.name) for i, player in enumerate(players)]
-    size = _tag_size(settings.game, settings.rules)
-    if size is not None:
-        tags.append(("Size", size))
-    if settings.game == "tak":
-        tags.append(("Komi", _komi(settings.rules)))
+    tags += game.record_tags(game.validate_options(settings.rules))
     clocks_text = [player.spec.control.describe() for player in players]
     tags.append(
         ("Clock", clocks_text[0] if len(set(clocks_text)) == 1 else " / ".join(clocks_text))
     )
     if start.start_position:
-        tags.append(("TPS" if settings.game == "tak" else "Position", start.start_position))
+        tags.append((game.position_tag, start.start_position))
     if opening is not None and opening.source:
         tags.append(("Book", opening.source))
     tags += [("Result", judged.outcome.code), ("Termination", judged.termination)]
     return GameRecord(
         game=settings.game,
         tags=tuple(tags),
-        moves=tuple(traxit_notes(game, moves)),
+        moves=tuple(labelled_notes(game, moves)),
         result=judged.outcome.code,
         start_position=start.start_position,
         seat_names=tuple(game.seat_name(s) for s in range(game.players)),

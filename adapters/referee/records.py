@@ -17,6 +17,9 @@ from typing import Any, TextIO
 
 import attrs
 
+from rules.game import Game
+from rules.registry import game_class
+
 #: tag order of every record (others follow in the order given)
 TAG_ORDER = (
     "Site",
@@ -67,13 +70,14 @@ class GameRecord:
 
     def render(self) -> str:
         """The record as text, ending with a blank line."""
-        if self.game == "tak":
+        record_format = game_class(self.game).record_format
+        if record_format == "ptn":
             return tak_record(self) + "\n"
         head = format_tags(self.tags)
         moves = list(self.moves)
         if self.note:
             moves.append(MoveNote("", self.note))
-        body = action_movetext(self.game, moves, self.result, self.seat_names)
+        body = action_movetext(record_format, moves, self.result, self.seat_names)
         return f"{head}\n\n{body}\n\n"
 
 
@@ -117,15 +121,16 @@ def _comment(note: MoveNote) -> str:
 
 
 def action_movetext(
-    game: str, moves: Sequence[MoveNote], result: str, seat_names: Sequence[str]
+    record_format: str, moves: Sequence[MoveNote], result: str, seat_names: Sequence[str]
 ) -> str:
-    """Trike: the actions in order, several per line. Traxit: one turn per line, the tile
+    """ "actions" (Trike): the actions in order, several per line. "turns" (Traxit): one
+    turn per line, the tile
     given and the move (or TRAXIT relocation) made with it, after the turn's set.round and
     owner (`1.1 R: T08 c1-f2`), one line per setup placement (`R: @c1`) and the running
     totals after each set (`{set 1: R 75 G 100}`); actions without a turn label get a
     line each with the acting seat's name (`R: T08`). The result closes the record in
     braces."""
-    if game == "traxit":
+    if record_format == "turns":
         lines = []
         open_turn = ""  # the label of a turn whose tile is on the last line
         for note in moves:
@@ -160,34 +165,14 @@ def action_movetext(
     return "\n".join(lines)
 
 
-def traxit_notes(game: Any, notes: Sequence[MoveNote]) -> list[MoveNote]:
-    """The notes of a Traxit game with their turn labels and the set totals filled in
-    (replayed on a copy of the finished game); other games' notes come back as they are."""
-    from rules.traxit.game import TraxitGame
-    from rules.traxit.state import END, PLACE
-
-    if not isinstance(game, TraxitGame):
-        return list(notes)
-    replay = game.copy()
-    actions = []
-    while replay.ply:
-        actions.append(replay.undo())
-    out = []
-    for note, action in zip(notes, reversed(actions), strict=False):
-        before = replay.state
-        owner = replay.seat_name(before.mover)
-        label = owner if before.phase == PLACE else f"{before.set_no}.{before.round_no} {owner}"
-        replay.play(action)
-        after = ""
-        now = replay.state
-        if now.set_no != before.set_no or (now.phase == END and before.phase != END):
-            names = [replay.seat_name(s) for s in range(replay.players)]
-            totals = " ".join(f"{n} {v}" for n, v in zip(names, now.scores, strict=True))
-            after = f"set {before.set_no}: {totals}"
-            if replay.layout.teams:
-                a, b = now.scores[0] + now.scores[2], now.scores[1] + now.scores[3]
-                after += f"; teams {names[0]}+{names[2]} {a} {names[1]}+{names[3]} {b}"
-        out.append(attrs.evolve(note, label=label, after=after))
+def labelled_notes(game: Game[Any], notes: Sequence[MoveNote]) -> list[MoveNote]:
+    """The notes of a finished game with the turn labels and the notes after actions its
+    rules give (`Game.turn_labels`: Traxit's set.round and owner, and set totals)."""
+    labels = game.turn_labels()
+    out = [
+        attrs.evolve(note, label=label, after=after)
+        for note, (label, after) in zip(notes, labels, strict=False)
+    ]
     return out + list(notes[len(out) :])
 
 

@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 from typing import Any, TextIO
 
-from adapters.referee.config import seats_per_game
+from adapters.referee.config import seats_per_game, team_game
 from adapters.referee.game_loop import ADJUDICATED
 from adapters.referee.runner import MatchProgress
 from adapters.referee.stats import (
@@ -89,12 +89,7 @@ def final_report(progress: MatchProgress) -> str:
     lines += standings_table(
         standings(progress.scores(), len(config.engines)), progress, "engine", elo=two_seats
     )
-    if seats_per_game(config) == 4 and str(config.rules.get("teams", "")).lower() in (
-        "true",
-        "1",
-        "yes",
-        "on",
-    ):
+    if team_game(config):
         lines.append("")
         lines += standings_table(team_standings(progress.scores()), progress, "team")
     pair_stats_list = pairs(progress)

@@ -184,7 +184,7 @@ class Match:
             await probe_engines(
                 config.engines,
                 config.game,
-                engine_rules(config.rules),
+                engine_rules(config.game, config.rules),
                 transcript=transcript,
                 timeout=config.timeout,
             )

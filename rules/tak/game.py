@@ -50,6 +50,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         0,
         MAX_HALF_KOMI,
         tei="HalfKomi",
+        always=True,
     ),
     OptionSpec("komi", "str", "0", "komi in flats, a multiple of 0.5 (sets halfkomi)"),
     OptionSpec("flats", "int", "", "stones per side (default: by size)", 0, 200, tei="Flats"),
