@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 import trio
 
+from rules.registry import game_class
 from tei.check_probe import (
     CheckFailed,
     Probe,
@@ -275,7 +276,7 @@ async def check_first_reply(p: Probe) -> str:
 
 
 async def check_komi(p: Probe) -> str:
-    if p.game != "tak":
+    if "halfkomi" not in {spec.name for spec in game_class(p.game).option_specs()}:
         return f"not applicable to {p.game}"
     value = _komi_value(p)
     if value is None:

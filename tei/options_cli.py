@@ -12,7 +12,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
-from rules.game import OptionError
+from rules.game import GameError, OptionError
 from rules.registry import GAME_NAMES, game_class
 
 #: rules option -> the flag that sets it (for "drop --komi" hints)
@@ -59,12 +59,14 @@ def _usage_error(message: str, command: str | None = None) -> NoReturn:
 def check_game_options(game: str, rules: Mapping[str, Any]) -> dict[str, str]:
     """`rules` validated and normalised for `game` (see `Game.validate_options`).
 
-    OptionError names the bad option; one that belongs to other games says so and which
+    GameError names the bad option; one that belongs to other games says so and which
     flag to drop (`komi is a Tak rule; trike has none (drop --komi)`).
     """
     cls = game_class(game)
     try:
-        return cls.validate_options(rules)
+        checked = cls.validate_options(rules)
+        cls.new(checked)  # what only a game can check (e.g. Traxit's list of tiles)
+        return checked
     except OptionError as exc:
         key = exc.option.strip().lower()
         if key in {spec.name for spec in cls.option_specs()}:
@@ -88,7 +90,7 @@ def checked_game_options(args: argparse.Namespace) -> dict[str, str]:
     """`game_options(args)` validated for `args.game`; a usage error (exit 2) if bad."""
     try:
         return check_game_options(args.game, game_options(args))
-    except OptionError as exc:
+    except GameError as exc:
         _usage_error(str(exc), getattr(args, "command", None))
 
 

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         print("tei perft: --depth must be >= 0", file=sys.stderr)
         return 2
     text = args.position or args.tps
-    if args.tps and args.game != "tak":
+    if args.tps and game_class(args.game).position_tag != "TPS":
         print("tei perft: --tps is for Tak; use --position", file=sys.stderr)
         return 2
     try:

@@ -246,3 +246,17 @@ def test_cli_unwritable_transcript_is_a_usage_error() -> None:
     result = run_cli("--transcript", "/nonexistent-dir/traffic.log", "--", *fake())
     assert result.returncode == 2
     assert "cannot write /nonexistent-dir/traffic.log" in result.stderr
+
+
+def test_cli_game_options_are_validated_as_everywhere() -> None:
+    """--teams means 4 players (no GameError of ours blamed on the engine); options of
+    another game are a usage error before any engine starts."""
+    kept = {"handshake", "game declared", "new game", "position string with moves"}
+    skip = [arg for name in ALL if name not in kept for arg in ("--skip", name)]
+    done = run_cli("--json", "--game", "traxit", "--teams", *skip, "--", *HOST, "--game", "traxit")
+    report = json.loads(done.stdout)
+    assert report["rules"] == {"teams": "true", "players": "4"}
+    assert report["passed"] is True, report
+    refused = run_cli("--game", "trike", "--komi", "2", "--", *HOST)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert "tei check: komi is a Tak rule; trike has none (drop --komi)" in refused.stderr

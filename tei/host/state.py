@@ -28,9 +28,16 @@ from tei.host.timing import clamp_times, limits_of, search_deadlines
 from tei.lines import quote
 
 AUTHOR = "the tei-host authors"
-#: Tak board sizes and half-komi values announced in TEI v1 `size` lines
-V1_SIZES = (3, 4, 5, 6, 7, 8)
+#: half-komi values announced in TEI v1 `size` lines (the ones playtak uses); the sizes
+#: announced are those of Tak's size option
 V1_HALFKOMIS = tuple(range(9))
+
+
+def v1_sizes() -> tuple[int, ...]:
+    """Tak's board sizes, from its size option."""
+    spec = next(s for s in game_class("tak").option_specs() if s.newgame)
+    assert spec.low is not None and spec.high is not None
+    return tuple(range(spec.low, spec.high + 1))
 
 
 class HostSetupError(TeiError, ValueError):
@@ -370,7 +377,7 @@ class HostState:
                 decl = attrs.evolve(decl, default=self.values[option.name.lower()])
             out.append(Send(decl.to_line()))
         if self.config.tei_v1 and "tak" in self.bots:
-            out.append(Send(p.SizeDecl(V1_SIZES, V1_HALFKOMIS).to_line()))
+            out.append(Send(p.SizeDecl(v1_sizes(), V1_HALFKOMIS).to_line()))
         return [*out, Send(p.TeiOk().to_line())]
 
     def _find_option(self, name: str) -> HostOption | None:
