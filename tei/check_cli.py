@@ -11,6 +11,7 @@ from typing import TextIO
 import trio
 
 from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine, check_names
+from tei.numbers_cli import POSITIVE_SECONDS
 from tei.options_cli import add_game_options, checked_game_options
 from tei.transcript import Transcript
 
@@ -35,14 +36,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG.format(checks=names)
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=POSITIVE_SECONDS,
         default=5.0,
         metavar="SECONDS",
         help="longest wait for any answer of the engine (default: 5)",
     )
     parser.add_argument(
         "--start-timeout",
-        type=float,
+        type=POSITIVE_SECONDS,
         metavar="SECONDS",
         help="longest wait for teiok after each start of the engine (default: --timeout); "
         "for engines that load a lot at start",
@@ -123,9 +124,6 @@ def run(args: argparse.Namespace) -> int:
         argv = argv[1:]
     if not argv:
         print("tei check: give the engine command, e.g. 'tei check -- tiltak'", file=sys.stderr)
-        return 2
-    if not args.timeout > 0 or (args.start_timeout is not None and not args.start_timeout > 0):
-        print("tei check: --timeout and --start-timeout must be positive", file=sys.stderr)
         return 2
     unknown = [name for name in args.skip if name not in check_names()]
     if unknown:

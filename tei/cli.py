@@ -35,6 +35,12 @@ def _load(name: str) -> ModuleType | None:
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser; with `only`, just that subcommand's options are loaded."""
+    return _build(only)[0]
+
+
+def _build(only: str | None) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser and each subcommand's own parser."""
+    parsers: dict[str, argparse.ArgumentParser] = {}
     parser = argparse.ArgumentParser(
         prog="tei",
         description="Engine host, driver and referee for Tak, Trike and Traxit over TEI.",
@@ -42,19 +48,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in SUBCOMMANDS.items():
-        sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        sub_parser = parsers[name] = sub.add_parser(name, help=help_text, description=help_text)
         if only is None or only == name:
             module = _load(name)
             if module is not None:
                 module.configure(sub_parser)
-    return parser
+    return parser, parsers
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     chosen = next((a for a in args_list if a in SUBCOMMANDS), None)
-    parser = build_parser(only=chosen or "")
-    args = parser.parse_args(args_list)
+    parser, parsers = _build(only=chosen or "")
+    args, extra = parser.parse_known_args(args_list)
+    if extra:  # an unknown option of a subcommand: its own usage, not the top-level one
+        (parsers[args.command] if args.command else parser).error(
+            f"unrecognized arguments: {' '.join(extra)}"
+        )
     if args.command is None:
         parser.print_help()
         return 0

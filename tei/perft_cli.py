@@ -12,6 +12,7 @@ import time
 
 from rules.game import GameError
 from rules.registry import game_class
+from tei.numbers_cli import int_in
 from tei.options_cli import add_game_options, checked_game_options
 
 
@@ -20,7 +21,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Examples: tei perft --size 5 --depth 4;  "
         'tei perft --tps "x2,1/2,x,1/2,x,1 2 3" --depth 3 --divide'
     )
-    parser.add_argument("--depth", type=int, required=True, help="plies to search (>= 0)")
+    parser.add_argument("--depth", type=int_in(0), required=True, help="plies to search (>= 0)")
     parser.add_argument(
         "--divide", action="store_true", help="print '<action> <count>' per root action first"
     )
@@ -37,9 +38,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.depth < 0:
-        print("tei perft: --depth must be >= 0", file=sys.stderr)
-        return 2
     text = args.position or args.tps
     if args.tps and game_class(args.game).position_tag != "TPS":
         print("tei perft: --tps is for Tak; use --position", file=sys.stderr)

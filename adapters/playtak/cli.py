@@ -33,6 +33,7 @@ from adapters.playtak.transport import (
     ServerAddress,
 )
 from bots.registry import bot_names, default_bot
+from tei.numbers_cli import POSITIVE_SECONDS, float_in, int_in
 from tei.seat import Launch
 
 EPILOG = """\
@@ -89,20 +90,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
     mode = games.add_mutually_exclusive_group()
     mode.add_argument("--seek", metavar="SPEC", help="post this seek (see below)")
     mode.add_argument("--accept-from", metavar="NAME", help="accept the seeks of this player")
-    games.add_argument("--games", type=int, metavar="N", help="stop after N games (default: never)")
+    games.add_argument(
+        "--games", type=int_in(1), metavar="N", help="stop after N games (default: never)"
+    )
     games.add_argument(
         "--accept-draws", action="store_true", help="accept draw offers (default: decline)"
     )
     games.add_argument(
         "--move-overhead",
-        type=int,
+        type=int_in(0),
         default=1000,
         metavar="MS",
         help="ms kept back from our clock for network lag (default 1000)",
     )
     games.add_argument(
         "--max-move-time",
-        type=float,
+        type=POSITIVE_SECONDS,
         metavar="S",
         help="restart an engine that has not answered after S seconds (default: a quarter "
         "of the clock left, at least 30 s)",
@@ -138,18 +141,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="sent with `Client` (default tei-playtak)",
     )
     conn.add_argument(
-        "--ping-interval", type=float, default=30.0, metavar="S", help="PING every S s (30)"
+        "--ping-interval",
+        type=POSITIVE_SECONDS,
+        default=30.0,
+        metavar="S",
+        help="PING every S s (30)",
     )
     conn.add_argument(
         "--dead-after",
-        type=float,
+        type=POSITIVE_SECONDS,
         default=90.0,
         metavar="S",
         help="reconnect when the server is silent this long (90)",
     )
     conn.add_argument(
         "--max-backoff",
-        type=float,
+        type=float_in(1),
         default=60.0,
         metavar="S",
         help="longest wait between reconnects outside games (60; 5 during a game)",
@@ -233,9 +240,6 @@ def run(args: argparse.Namespace) -> int:
     for problem in _bad_numbers(args):
         print(f"tei playtak: {problem}", file=sys.stderr)
         return 2
-    if args.games is not None and args.games < 1:
-        print("tei playtak: --games must be at least 1", file=sys.stderr)
-        return 2
     if args.bot and args.bot not in bot_names("tak"):
         known = ", ".join(bot_names("tak"))
         print(f"tei playtak: no bot {args.bot!r} for tak; known: {known}", file=sys.stderr)
@@ -279,19 +283,11 @@ def site_name(url: str) -> str:
 
 
 def _bad_numbers(args: argparse.Namespace) -> list[str]:
-    """What is wrong with the timing options (a PING storm, a tight reconnect loop, a
-    healthy connection taken for dead between two PINGs)."""
+    """What is wrong with the timing options together (each one's range is checked as it
+    is parsed): a healthy connection must not be taken for dead between two PINGs."""
     problems = []
-    if args.ping_interval <= 0:
-        problems.append("--ping-interval must be more than 0 seconds")
-    elif args.dead_after <= args.ping_interval:
+    if args.dead_after <= args.ping_interval:
         problems.append("--dead-after must be longer than --ping-interval")
-    if args.max_backoff < 1:
-        problems.append("--max-backoff must be at least 1 second")
-    if args.move_overhead < 0:
-        problems.append("--move-overhead cannot be negative")
-    if args.max_move_time is not None and args.max_move_time <= 0:
-        problems.append("--max-move-time must be more than 0 seconds")
     return problems
 
 

@@ -16,6 +16,7 @@ import trio
 
 from adapters.referee.config import (
     DEFAULTS,
+    NUMBERS,
     build_config,
     parse_engine_words,
     read_config_file,
@@ -70,9 +71,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     eng.add_argument("--config", metavar="FILE", help="JSON file with the same settings")
     sch = parser.add_argument_group("schedule")
     sch.add_argument("--tournament", choices=TOURNAMENTS, help="default: round-robin")
-    sch.add_argument("--games", type=int, help="games per encounter and round (default 2: a pair)")
-    sch.add_argument("--rounds", type=int, help="rounds (default 1)")
-    sch.add_argument("--concurrency", type=int, help="games played at once (default 1)")
+    sch.add_argument(
+        "--games", type=NUMBERS["games"], help="games per encounter and round (default 2: a pair)"
+    )
+    sch.add_argument("--rounds", type=NUMBERS["rounds"], help="rounds (default 1)")
+    sch.add_argument(
+        "--concurrency", type=NUMBERS["concurrency"], help="games played at once (default 1)"
+    )
     sch.add_argument(
         "--cluster",
         metavar="ADDRESS",
@@ -88,23 +93,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sch.add_argument(
         "--openings-order", choices=("sequential", "random"), help="default: sequential"
     )
-    sch.add_argument("--openings-start", type=int, help="first book entry used (0-based)")
     sch.add_argument(
-        "--openings-plies", type=int, help="play at most this many actions of each opening"
+        "--openings-start", type=NUMBERS["openings_start"], help="first book entry used (0-based)"
     )
-    sch.add_argument("--seed", type=int, help="seed of the random opening order")
+    sch.add_argument(
+        "--openings-plies",
+        type=NUMBERS["openings_plies"],
+        help="play at most this many actions of each opening",
+    )
+    sch.add_argument("--seed", type=NUMBERS["seed"], help="seed of the random opening order")
     judge = parser.add_argument_group("judging and time")
     judge.add_argument(
         "--max-plies",
-        type=int,
+        type=NUMBERS["max_plies"],
         help="adjudicate a draw after this many plies (default 1000; 0 = never)",
     )
     judge.add_argument(
-        "--grace", type=float, help="seconds to wait for bestmove after stop (default 1)"
+        "--grace", type=NUMBERS["grace"], help="seconds to wait for bestmove after stop (default 1)"
     )
     judge.add_argument(
         "--timeout",
-        type=float,
+        type=NUMBERS["timeout"],
         help="watchdog seconds: handshake, isready, moves without a time limit (default 60)",
     )
     judge.add_argument(

@@ -4,9 +4,10 @@ resuming) and from that to a `MatchConfig`."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from adapters.referee.engines import EngineSpec, MatchError
 from adapters.referee.sprt import Sprt, SprtError
 from rules.game import GameError
 from rules.registry import game_class
+from tei.numbers_cli import POSITIVE_SECONDS, SECONDS, SEED, int_in
 from tei.options_cli import check_game_options
 
 #: keys an engine entry may have (plus option.NAME=VALUE)
@@ -68,6 +70,21 @@ DEFAULTS: dict[str, Any] = {
     "tinue_adjudication": None,
     "event": "tei match",
     "site": "local",
+}
+
+
+#: range-checked numeric settings: the command line's argparse types, applied again to
+#: the values of a config file or a state file
+NUMBERS: dict[str, Callable[[str], float]] = {
+    "games": int_in(1),
+    "rounds": int_in(1),
+    "concurrency": int_in(1),
+    "openings_start": int_in(0),
+    "openings_plies": int_in(0),
+    "seed": SEED,
+    "max_plies": int_in(0),
+    "grace": SECONDS,
+    "timeout": POSITIVE_SECONDS,
 }
 
 
@@ -246,6 +263,12 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
     for spec in game_class(game).option_specs():
         if spec.newgame or spec.always:
             rules.setdefault(spec.name, spec.default)
+    for key, parse in NUMBERS.items():
+        if s[key] is not None:
+            try:
+                parse(str(s[key]))
+            except argparse.ArgumentTypeError as exc:
+                raise MatchError(f"{key} {exc}") from None
     each = dict(s["each"] or {})
     entries = list(s["engines"] or [])
     if len(entries) < 2:
@@ -274,7 +297,7 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
             tournament=str(s["tournament"]),
             games=int(s["games"]),
             rounds=int(s["rounds"]),
-            concurrency=_at_least_one("concurrency", s["concurrency"]),
+            concurrency=int(s["concurrency"]),
             cluster=_cluster(s["cluster"]),
             openings=tuple(str(p) for p in (s["openings"] or [])),
             openings_format=str(s["openings_format"]),
@@ -302,13 +325,6 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
     except AdjudicationError as exc:
         raise MatchError(str(exc)) from None
     return attrs.evolve(config, adjudication=rules_of_adjudication)
-
-
-def _at_least_one(name: str, value: Any) -> int:
-    number = int(value)
-    if number < 1:
-        raise MatchError(f"{name} must be at least 1, not {number}")
-    return number
 
 
 def _cluster(value: Any) -> str | None:

@@ -11,6 +11,7 @@ from rules.registry import GAME_NAMES
 from tei.host.loop import serve
 from tei.host.options import OptionValueError
 from tei.host.state import HostConfig, HostSetupError, HostState
+from tei.numbers_cli import POSITIVE_SECONDS
 from tei.options_cli import add_game_options, checked_game_options
 
 EPILOG = """\
@@ -55,7 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--limit-cap",
-        type=float,
+        type=POSITIVE_SECONDS,
         metavar="SECONDS",
         help="stop a 'go depth'/'go nodes' search (one with no clock or movetime) after "
         "SECONDS, as if 'stop' had come (default: no cap: the bot ends it, and the host "
@@ -84,9 +85,6 @@ def _list() -> int:
 def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list()
-    if args.limit_cap is not None and not args.limit_cap > 0:
-        print("tei engine: --limit-cap must be positive", file=sys.stderr)
-        return 2
     config = HostConfig(
         limit_cap=args.limit_cap,
         game=args.game,

@@ -23,6 +23,7 @@ import trio_websocket
 
 from adapters.playtak.server.lobby import LobbyCore, Output, ServerSettings
 from adapters.playtak.watch import Changes
+from tei.numbers_cli import PORT, POSITIVE_SECONDS, SECONDS, SEED
 
 log = logging.getLogger("playtak.server")
 
@@ -201,14 +202,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
     parser.add_argument(
         "--port",
-        type=int,
+        type=PORT,
         default=10000,
         metavar="PORT",
         help="TCP port (default 10000; 0: any free port)",
     )
     parser.add_argument(
         "--ws-port",
-        type=int,
+        type=PORT,
         default=9999,
         metavar="PORT",
         help="websocket port (default 9999; 0: any free)",
@@ -226,21 +227,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--reconnect-time",
-        type=float,
+        type=SECONDS,
         default=120.0,
         metavar="S",
         help="seconds a player who dropped has to come back (120)",
     )
     parser.add_argument(
         "--tournament-reconnect-time",
-        type=float,
+        type=SECONDS,
         default=900.0,
         metavar="S",
         help="the same for tournament games (900)",
     )
     parser.add_argument(
         "--idle-timeout",
-        type=float,
+        type=POSITIVE_SECONDS,
         default=60.0,
         metavar="S",
         help="drop clients that sent no PING for S seconds (60)",
@@ -253,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="flag this account as a bot (repeatable): seeks and games show it, and as "
         "black it wins when white does not move within 300 s",
     )
-    parser.add_argument("--seed", type=int, metavar="N", help="seed for random colours")
+    parser.add_argument("--seed", type=SEED, metavar="N", help="seed for random colours")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every line")
     return parser
 

@@ -1,0 +1,66 @@
+"""Range-checked numbers for command-line options: argparse types whose error names the
+range, so a nonsense value (`--max-plies -1`, `--grace nan`) is a usage error (exit 2)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+
+
+def _bounds(low: float | None, high: float | None, above: bool) -> str:
+    if low is not None and high is not None:
+        return f"{low:g}..{high:g}"
+    if low is not None:
+        return f"more than {low:g}" if above else f"at least {low:g}"
+    return f"at most {high:g}" if high is not None else "a number"
+
+
+def _check(value: float, text: str, low: float | None, high: float | None, above: bool) -> None:
+    too_low = low is not None and (value <= low if above else value < low)
+    if too_low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(f"must be {_bounds(low, high, above)}, not {text}")
+
+
+def int_in(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from `low` to `high` (None: unbounded)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        _check(value, text, low, high, False)
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def float_in(
+    low: float | None = None, high: float | None = None, *, above: bool = False
+) -> Callable[[str], float]:
+    """An argparse type: a finite number from `low` (excluded when `above`) to `high`."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a finite number, not {text}")
+        _check(value, text, low, high, above)
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+#: seconds: more than 0
+POSITIVE_SECONDS = float_in(0, above=True)
+#: seconds: 0 or more
+SECONDS = float_in(0)
+#: a TCP port (0: any free one)
+PORT = int_in(0, 65535)
+#: a random seed
+SEED = int_in(0, 2**63 - 1)
