@@ -10,12 +10,14 @@ checks and normalises them, raising `OptionError` naming the bad option and valu
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Literal, Self, TypeVar
 
 import attrs
 
 A = TypeVar("A")
+#: called with a root action's text and its leaf count (`Game.divide`)
+RootCount = Callable[[str, int], None]
 
 Options = Mapping[str, str]
 
@@ -382,8 +384,9 @@ class Game(ABC, Generic[A]):
             self.undo()
         return total
 
-    def divide(self, depth: int) -> list[tuple[str, int]]:
-        """Leaf counts below each root action, in legal() order."""
+    def divide(self, depth: int, each: RootCount | None = None) -> list[tuple[str, int]]:
+        """Leaf counts below each root action, in legal() order; `each(action, count)` is
+        called as each root action is done (for progress reports)."""
         if depth <= 0 or self.result is not None:
             return []
         out = []
@@ -391,4 +394,6 @@ class Game(ABC, Generic[A]):
             self.play(action)
             out.append((self.format_action(action), self.perft(depth - 1)))
             self.undo()
+            if each is not None:
+                each(*out[-1])
         return out

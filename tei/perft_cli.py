@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 
 from rules.game import GameError
 from rules.registry import game_class
@@ -19,7 +20,7 @@ from tei.options_cli import add_game_options, checked_game_options
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         "Examples: tei perft --size 5 --depth 4;  "
-        'tei perft --tps "x2,1/2,x,1/2,x,1 2 3" --depth 3 --divide'
+        'tei perft --tps "x2,2/x,1,x/1,x2 2 2" --depth 3 --divide'
     )
     parser.add_argument("--depth", type=int_in(0), required=True, help="plies to search (>= 0)")
     parser.add_argument(
@@ -34,7 +35,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--time", action="store_true", help="also print the time taken and leaves per second"
     )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="report each root action's count on stderr as it is done (default: at depth "
+        f"{PROGRESS_DEPTH} and more when stderr is a terminal)",
+    )
     add_game_options(parser)
+
+
+#: the depth from which progress is shown on a terminal
+PROGRESS_DEPTH = 5
+
+
+def _progress(total: int, started: float) -> Callable[[str, int], None]:
+    """A report of each root action done: `perft: 3/21 a3 1234 (0.8 s)` on stderr."""
+    done = 0
+
+    def report(action: str, count: int) -> None:
+        nonlocal done
+        done += 1
+        elapsed = time.perf_counter() - started
+        print(f"perft: {done}/{total} {action} {count} ({elapsed:.1f} s)", file=sys.stderr)
+        sys.stderr.flush()
+
+    return report
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,10 +76,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"tei perft: {exc}", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    if args.divide:
-        rows = game.divide(args.depth)
-        for action, count in rows:
-            print(f"{action} {count}")
+    progress = args.progress
+    if progress is None:
+        progress = args.depth >= PROGRESS_DEPTH and sys.stderr.isatty()
+    if args.divide or (progress and args.depth > 0):
+        each = _progress(len(game.legal()), start) if progress else None
+        rows = game.divide(args.depth, each)
+        if args.divide:
+            for action, count in rows:
+                print(f"{action} {count}")
         total = sum(count for _, count in rows) if args.depth > 0 else 1
     else:
         total = game.perft(args.depth)

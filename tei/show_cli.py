@@ -40,5 +40,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"tei show: {exc}", file=sys.stderr)
         return 2
     print(game.render())
+    result = game.result
+    if result is not None:
+        print(f"game over: {result.code} ({result.reason})")
     print(game.position_string())
     return 0

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import pty
+import re
 import subprocess
 import sys
 
@@ -110,3 +113,53 @@ def test_every_registered_game(game: str) -> None:
     lines = done.stdout.splitlines()
     assert lines[-1] == str(expected)
     assert len(lines) - 1 == expected  # one row per root action, each with one leaf
+
+
+def test_help_example_position_is_still_in_play() -> None:
+    text = perft("--help").stdout.replace("\n", " ")
+    tps = re.search(r'--tps "([^"]+)"', text)
+    assert tps is not None, text
+    game = game_class("tak").from_position_string(tps.group(1))
+    assert game.result is None and game.perft(3) > 0
+
+
+def test_progress_per_root_action_on_request() -> None:
+    done = perft("--size", "3", "--depth", "3", "--progress")
+    assert done.stdout.splitlines() == ["1200"]
+    reports = done.stderr.splitlines()
+    assert len(reports) == 9  # one per root action of the empty 3x3 board
+    assert re.fullmatch(r"perft: 1/9 a1 \d+ \(\d+\.\d s\)", reports[0]), reports
+    assert sum(int(line.split()[3]) for line in reports) == 1200
+    quiet = perft("--size", "3", "--depth", "5")  # stderr is a pipe: no progress
+    assert quiet.stdout.splitlines() == ["271812"] and quiet.stderr == ""
+
+
+def test_progress_at_depth_5_when_stderr_is_a_terminal() -> None:
+    argv = [sys.executable, "-m", "tei", "perft", "--game", "trike", "--size", "3", "--depth", "5"]
+    controller, terminal = pty.openpty()
+    try:
+        done = subprocess.run(
+            argv,
+            stdout=subprocess.PIPE,
+            stderr=terminal,
+            text=True,
+            timeout=60,
+        )
+        os.close(terminal)
+        terminal = -1
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:  # the terminal is closed and drained
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        if terminal != -1:
+            os.close(terminal)
+        os.close(controller)
+    assert done.returncode == 0 and done.stdout.splitlines() == ["330"]
+    lines = seen.decode().splitlines()
+    assert len(lines) == 6 and all(line.startswith("perft: ") for line in lines), lines

@@ -17,6 +17,7 @@ from rules.game import (
     Options,
     OptionSpec,
     Outcome,
+    RootCount,
     validate_options,
 )
 from rules.tak.board import DRAW, FLATS, Board, code_ptn
@@ -388,9 +389,9 @@ class TakGame(Game[Move]):
             return 0
         return self._board.copy().perft(depth)
 
-    def divide(self, depth: int) -> list[tuple[str, int]]:
+    def divide(self, depth: int, each: RootCount | None = None) -> list[tuple[str, int]]:
         if self.options.repetition or self.options.rule50:
-            return super().divide(depth)
+            return super().divide(depth, each)
         if depth <= 0 or self.result is not None:
             return []
         board = self._board.copy()
@@ -399,4 +400,6 @@ class TakGame(Game[Move]):
             board.make(code)
             out.append((code_ptn(code, board.size), board.perft(depth - 1)))
             board.unmake(code)
+            if each is not None:
+                each(*out[-1])
         return out
