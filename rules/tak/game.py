@@ -53,7 +53,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         tei="HalfKomi",
         always=True,
     ),
-    OptionSpec("komi", "str", "0", "komi in flats, a multiple of 0.5 (sets halfkomi)"),
+    OptionSpec("komi", "str", "0", "komi in flats, a multiple of 0.5 (becomes halfkomi)"),
     OptionSpec("flats", "int", "", "stones per side (default: by size)", 0, 200, tei="Flats"),
     OptionSpec("caps", "int", "", "capstones per side (default: by size)", 0, 20, tei="Caps"),
     OptionSpec("repetition", "bool", "false", "the third occurrence of a position is a draw"),

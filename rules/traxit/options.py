@@ -54,7 +54,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         "tiles",
         "str",
         "",
-        "the short game's tiles: T01,T02,... or one /-separated list per seat",
+        "the short game's tiles (default: dealt from seed): T01,T02,... or one list "
+        "per seat, /-separated",
         tei="Tiles",
     ),
     OptionSpec("allow_mirror", "bool", "false", "tiles may also be mirrored", tei="AllowMirror"),
