@@ -1,23 +1,39 @@
 """Pure game cores (Tak, Trike, Traxit) behind one `Game` interface. No I/O here."""
 
 from rules.game import (
+    FALSE_WORDS,
+    TRUE_WORDS,
     Game,
     GameError,
     IllegalAction,
     NotationError,
+    OptionError,
+    OptionSpec,
     Outcome,
     PositionError,
+    TeiRules,
+    bool_word,
+    tei_rules,
+    validate_options,
 )
 from rules.registry import GAME_NAMES, game_class, new_game
 
 __all__ = [
+    "FALSE_WORDS",
     "GAME_NAMES",
+    "TRUE_WORDS",
     "Game",
     "GameError",
     "IllegalAction",
     "NotationError",
+    "OptionError",
+    "OptionSpec",
     "Outcome",
     "PositionError",
+    "TeiRules",
+    "bool_word",
     "game_class",
     "new_game",
+    "tei_rules",
+    "validate_options",
 ]

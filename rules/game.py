@@ -159,11 +159,6 @@ def validate_options(
     return out
 
 
-def with_defaults(specs: Sequence[OptionSpec], checked: Mapping[str, str]) -> dict[str, str]:
-    """Validated options completed with the default of every option not given."""
-    return {spec.name: checked.get(spec.name, spec.default) for spec in specs}
-
-
 @attrs.frozen
 class TeiRules:
     """What engines are told of a game's rules options.
