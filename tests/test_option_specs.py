@@ -23,7 +23,7 @@ from rules.tak.tables import RESERVES
 from rules.traxit.board import DEFAULT_OWNERS
 from rules.trike.game import DEFAULT_SIZE as TRIKE_SIZE
 from rules.trike.geometry import MAX_SIZE, MIN_SIZE
-from tei.engine_state import HostConfig, HostState, Send
+from tei.host.state import HostConfig, HostState, Send
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
