@@ -327,6 +327,13 @@ class Game(ABC, Generic[A]):
         """A picture of the position for humans (plain text, several lines)."""
         return self.position_string()
 
+    def render_svg(self, last: bool = True) -> str:
+        """An SVG picture of the position (with `last`, the last action highlighted).
+
+        Raises GameError for a game that has no picture.
+        """
+        raise GameError(f"no SVG picture for the game {self.name!r}")
+
     # ---- actions -----------------------------------------------------------------------
     @abstractmethod
     def legal(self) -> list[A]:

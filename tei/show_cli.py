@@ -1,4 +1,4 @@
-"""`tei show`: print a position (TPS, TrikePS, TraxitPS) as a board picture."""
+"""`tei show`: print a position (TPS, TrikePS, TraxitPS) as a board picture (text or SVG)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--moves", default="", help="actions to play from the position first, space-separated"
     )
+    parser.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="write an SVG picture of the position (the last move highlighted) to FILE;"
+        " '-' for standard output instead of the text picture",
+    )
     add_game_options(parser)
 
 
@@ -39,6 +45,21 @@ def run(args: argparse.Namespace) -> int:
     except GameError as exc:
         print(f"tei show: {exc}", file=sys.stderr)
         return 2
+    if args.svg is not None:
+        try:
+            picture = game.render_svg()
+        except GameError as exc:
+            print(f"tei show: {exc}", file=sys.stderr)
+            return 2
+        if args.svg == "-":
+            sys.stdout.write(picture)
+            return 0
+        try:
+            with open(args.svg, "w", encoding="utf-8") as out:
+                out.write(picture)
+        except OSError as exc:
+            print(f"tei show: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
+            return 2
     print(game.render())
     result = game.result
     if result is not None:

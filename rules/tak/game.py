@@ -23,6 +23,7 @@ from rules.game import (
 from rules.tak.board import DRAW, FLATS, Board, code_ptn
 from rules.tak.move import Move
 from rules.tak.position import Position, standard_reserves
+from rules.tak.svg import tak_svg
 from rules.tak.tables import CRUSH_BIT, RESERVES
 
 _MOVE_CACHE: dict[int, dict[int, Move]] = {}
@@ -267,6 +268,12 @@ class TakGame(Game[Move]):
 
     def render(self) -> str:
         return self.position().render(self.reserves())
+
+    def render_svg(self, last: bool = True) -> str:
+        result = self.result
+        note = f"{result.code} ({result.reason})" if result is not None else ""
+        move = self._moves[-1] if last and self._moves else None
+        return tak_svg(self.position(), self.reserves(), move, note)
 
     # ---- the fast board, for bots ------------------------------------------------------
     def fast_board(self) -> Board:

@@ -21,6 +21,7 @@ from rules.traxit.state import (
     legal,
     start_state,
 )
+from rules.traxit.svg import traxit_svg
 
 
 def outcome(layout: Layout, st: State) -> Outcome | None:
@@ -147,6 +148,12 @@ class TraxitGame(Game[Action]):
 
     def render(self) -> str:
         return render(self.layout, self._states[-1])
+
+    def render_svg(self, last: bool = True) -> str:
+        result = self.result
+        note = result.code if result is not None else ""
+        action = self._history[-1] if last and self._history else None
+        return traxit_svg(self.layout, self._states[-1], action, note)
 
     # ---- actions -----------------------------------------------------------------------
     def legal(self) -> list[Action]:

@@ -9,6 +9,23 @@ from rules.traxit.tiles import TILE_COUNT, TILE_IDS
 _LEVEL_MARK = ("", "·", "-", "+", "^")
 
 
+def doing(layout: Layout, st: State) -> str:
+    """What happens next: `set 1/4, round 2/4: R moves with T03 (acting: R)`."""
+    owner = layout.owners[st.mover]
+    chooser = layout.owners[(st.mover - 1) % layout.players]
+    tile = TILE_IDS[st.tile] if st.tile >= 0 else ""
+    what = {
+        PLACE: f"{owner} places a pawn",
+        CHOOSE: f"{chooser} chooses a tile for {owner}",
+        MOVE: f"{owner} moves with {tile}",
+        TRAXIT: f"{owner} is TRAXIT with {tile}: {chooser} relocates a pawn of {owner}",
+        END: "game over",
+    }[st.phase]
+    shape = f"set {st.set_no}/{layout.sets}, round {st.round_no}/{layout.rounds}"
+    acting = "" if st.phase == END else f" (acting: {layout.owners[actor(layout, st)]})"
+    return f"{shape}: {what}{acting}"
+
+
 def render(layout: Layout, st: State) -> str:
     """Board (empty cells show their level: · 1, - 2, + 3, ^ 4), then seats and tiles."""
     grid = {}
@@ -27,19 +44,7 @@ def render(layout: Layout, st: State) -> str:
         lines.append(f"{y + 1}  " + " ".join(row))
     lines.append("   " + " ".join(FILES))
     lines.append("")
-    owner = layout.owners[st.mover]
-    chooser = layout.owners[(st.mover - 1) % layout.players]
-    tile = TILE_IDS[st.tile] if st.tile >= 0 else ""
-    doing = {
-        PLACE: f"{owner} places a pawn",
-        CHOOSE: f"{chooser} chooses a tile for {owner}",
-        MOVE: f"{owner} moves with {tile}",
-        TRAXIT: f"{owner} is TRAXIT with {tile}: {chooser} relocates a pawn of {owner}",
-        END: "game over",
-    }[st.phase]
-    shape = f"set {st.set_no}/{layout.sets}, round {st.round_no}/{layout.rounds}"
-    acting = "" if st.phase == END else f" (acting: {layout.owners[actor(layout, st)]})"
-    lines.append(f"{shape}: {doing}{acting}")
+    lines.append(doing(layout, st))
     for seat, name in enumerate(layout.owners):
         team = f" team {'AB'[seat % 2]}" if layout.teams else ""
         left = [TILE_IDS[t] for t in range(TILE_COUNT) if st.paths[seat] >> t & 1]

@@ -31,6 +31,7 @@ from rules.trike.errors import (
 from rules.trike.geometry import MAX_SIZE, MIN_SIZE, Geometry, geometry
 from rules.trike.position import EMPTY, O, TrikePosition, X
 from rules.trike.render import render_board
+from rules.trike.svg import trike_svg
 
 SWAP = -1
 DEFAULT_SIZE = 13
@@ -188,6 +189,12 @@ class TrikeGame(Game[int]):
 
     def render(self) -> str:
         return render_board(self)
+
+    def render_svg(self, last: bool = True) -> str:
+        result = self.result
+        note = f"{result.code} ({result.reason})" if result is not None else ""
+        cell = self._history[-1] if last and self._history else None
+        return trike_svg(self, None if cell == SWAP else cell, note)
 
     # ---- actions -----------------------------------------------------------------------
     def moves(self) -> list[int]:
