@@ -11,9 +11,11 @@ from statistics import NormalDist
 
 import pytest
 
+from adapters.referee.announce import match_standings
 from adapters.referee.clock import Clock, TimeControl, TimeControlError, go_limits
 from adapters.referee.config import build_config, engine_spec, merge_engine, parse_engine_words
 from adapters.referee.engines import MatchError
+from adapters.referee.events import GameOver, GameStarted, SprtStatus, Standings
 from adapters.referee.openings import (
     OpeningError,
     load_book,
@@ -28,7 +30,7 @@ from adapters.referee.records import (
     labelled_notes,
     score_comment,
 )
-from adapters.referee.report import ConsoleReporter, final_report
+from adapters.referee.report import ConsoleReporter, final_report, progress_text
 from adapters.referee.runner import MatchProgress
 from adapters.referee.schedule import (
     ScheduleError,
@@ -542,20 +544,41 @@ def test_console_shows_a_status_line_on_a_terminal_and_plain_lines_elsewhere() -
     config = build_config({"engines": [{"bot": "random", "name": "a"}, {"bot": "random"}]})
     progress = MatchProgress(config, total=2)
     game = FinishedGame(0, (0, 1), (0,), 0, "R-0", "normal", "road", 9, "")
-    progress.finished[0] = progress.last = game
-    tty, plain = _Tty(), io.StringIO()
-    for stream in (tty, plain):
-        reporter = ConsoleReporter(stream)
-        reporter("start", progress)
-        reporter("game", progress)
-        reporter.close()
-    assert (
-        "[1/2] game 1: a vs random: R-0 (road, 9 plies) | a 1/1  random 0/1\n" in plain.getvalue()
+    started = GameStarted(
+        0, "1", "tak", ("a", "random"), ("white", "black"), (None, None), "x5/x5/x5/x5/x5 1 1", ""
     )
+    over = GameOver(0, "R-0", "normal", "road", 9, '[Result "R-0"]', ("a", "random"))
+    tty, plain = _Tty(), io.StringIO()
+    now = [100.0]
+    for stream in (tty, plain):
+        now[0] = 100.0
+        reporter = ConsoleReporter(stream, clock=lambda: now[0])
+        reporter("start", progress)
+        reporter.on_event(match_standings(progress))
+        reporter.on_event(started)
+        now[0] = 130.0
+        progress.finished[0] = progress.last = game
+        reporter.on_event(over)
+        reporter.on_event(match_standings(progress))
+        progress.finished.clear()
+        reporter.close()
+    line = "[1/2] game 1: a vs random: R-0 (road, 9 plies) | a 1/1  random 0/1"
+    assert f"{line} | 1/2 done, running 0, 0:30 elapsed, ~0:30 left\n" in plain.getvalue()
     assert "\r" not in plain.getvalue()
-    assert "\r\x1b[K[1/2] running 0 | a 1/1  random 0/1" in tty.getvalue()
+    # on a terminal the status line counts the running game, then none once it is over
+    assert "\r\x1b[K[0/2 done, running 1, 0:00 elapsed] | a 0/0  random 0/0" in tty.getvalue()
+    assert f"{line}\n" in tty.getvalue()
+    assert "[1/2 done, running 0, 0:30 elapsed, ~0:30 left] | a 1/1" in tty.getvalue()
+    progress.finished[0] = game
     report = final_report(progress)
     assert "a vs random: games 1, W-L-D 1-0-0" in report and "Ptnml(0-2) [0, 0, 0, 0, 0]" in report
+
+
+def test_progress_line_shows_the_sprt_and_counts_only_this_runs_games() -> None:
+    table = Standings((), done=12, total=20, sprt=SprtStatus(0, 10, -2.94, 2.94, 0.5))
+    text = progress_text(table, elapsed=60.0, done_here=2, running=2)
+    assert text == "12/20 done, running 2, 1:00 elapsed, ~4:00 left, LLR 0.50 [-2.94, 2.94]"
+    assert "left" not in progress_text(table, 5.0, 0, 1)
 
 
 def _exact_gsprt(counts: tuple[int, ...], values: tuple[float, ...], e0: float, e1: float) -> float:

@@ -22,6 +22,7 @@ from adapters.referee.config import (
     read_config_file,
 )
 from adapters.referee.engines import MatchError
+from adapters.referee.event_bus import EventBus
 from adapters.referee.report import ConsoleReporter, final_report, write_json
 from adapters.referee.runner import Match, MatchProgress
 from adapters.referee.schedule import TOURNAMENTS, alignment_warning
@@ -287,6 +288,8 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     console = ConsoleReporter(sys.stdout, quiet=args.quiet)
+    bus = EventBus()
+    bus.listen(console.on_event)
 
     def report(event: str, progress: MatchProgress) -> None:
         console(event, progress)
@@ -294,6 +297,7 @@ def run(args: argparse.Namespace) -> int:
             save_json(config.json, progress)
 
     match.reporter = report
+    match.publish = bus.publish
     code = 0
     try:
         trio.run(match.run)

@@ -26,6 +26,7 @@ import attrs
 import trio
 
 from adapters.referee.adjudication import Adjudicator
+from adapters.referee.announce import Publish, engine_info, game_started, move_played
 from adapters.referee.clock import Clock, go_limits
 from adapters.referee.engines import EngineSpec
 from adapters.referee.openings import Opening
@@ -175,11 +176,13 @@ async def play_game(
     settings: GameSettings,
     opening: Opening | None,
     start: Game[Any],
+    publish: Publish | None = None,
 ) -> GameResult:
     """Play one game; `players[i]` is the engine in seat i, `start` the opening's position.
 
     The referee's `game` is the one true position: each answer comes checked from the
-    seat (`answer.action` is legal) and is played as it is.
+    seat (`answer.action` is legal) and is played as it is. `publish` receives the
+    game's start, each move and each engine's last report.
     """
     game = start.copy()
     first_ply = game.ply
@@ -197,6 +200,9 @@ async def play_game(
     judge = None
     if settings.adjudicator is not None:
         judge = settings.adjudicator.new_game([player.spec.name for player in players])
+    if publish is not None:
+        names = [player.spec.name for player in players]
+        publish(game_started(pairing.index, pairing.label, game, names, _left(clocks)))
 
     for seat, player in enumerate(players):
         try:
@@ -231,6 +237,11 @@ async def play_game(
         game.play(answer.action)
         moves.append(MoveNote(game.format_action(answer.action), _comment(answer), seat))
         _clock_in(timing, player.engine, answer)
+        if publish is not None:
+            if answer.info is not None:
+                publish(engine_info(pairing.index, seat, answer.info))
+            ms = answer.elapsed * 1000
+            publish(move_played(pairing.index, game, seat, ms, _left(clocks)))
         if judge is not None:  # in a thread: a tinue search must not hold up other games
             verdict = await trio.to_thread.run_sync(judge.after_move, game, seat, _score(answer))
             if verdict is not None:
@@ -294,6 +305,11 @@ def _record(
         seat_names=tuple(game.seat_name(s) for s in range(game.players)),
         note=f"{judged.termination}: {judged.detail}" if judged.detail else None,
     )
+
+
+def _left(clocks: Sequence[Clock]) -> tuple[float | None, ...]:
+    """Time left per seat in ms (None for a seat without a clock)."""
+    return tuple(c.left_ms if c.control.base_ms is not None else None for c in clocks)
 
 
 def _clock_in(timing: dict[int, list[float]], engine: int, answer: PlayResult) -> None:

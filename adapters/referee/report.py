@@ -6,10 +6,13 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 from adapters.referee.config import seats_per_game, team_game
+from adapters.referee.events import Event, GameOver, GameStarted, Standings
 from adapters.referee.game_loop import ADJUDICATED
 from adapters.referee.runner import MatchProgress
 from adapters.referee.stats import (
@@ -26,12 +29,6 @@ from adapters.referee.stats import (
 
 def _names(progress: MatchProgress, who: tuple[int, ...]) -> str:
     return "+".join(progress.config.engines[i].name for i in who)
-
-
-def short_standings(progress: MatchProgress) -> str:
-    """`A 2.5/4 B 1.5/4` for the running standings."""
-    rows = standings(progress.scores(), len(progress.config.engines))
-    return "  ".join(f"{_names(progress, r.who)} {r.points:g}/{r.games}" for r in rows)
 
 
 def pairs(progress: MatchProgress) -> list[PairStats]:
@@ -267,14 +264,54 @@ def write_json(path: str | Path, progress: MatchProgress) -> None:
     Path(path).write_text(json.dumps(summary_json(progress), indent=2) + "\n", encoding="utf-8")
 
 
-class ConsoleReporter:
-    """Prints progress: one line per finished game; on a terminal also a status line."""
+def _duration(seconds: float) -> str:
+    """`0:42`, `12:03`, `1:02:03`."""
+    whole = max(0, round(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
-    def __init__(self, stream: TextIO, *, quiet: bool = False) -> None:
+
+def table_short(table: Standings) -> str:
+    """`A 2.5/4  B 1.5/4` from a standings event."""
+    return "  ".join(f"{r.name} {r.points:g}/{r.games}" for r in table.rows)
+
+
+def progress_text(table: Standings, elapsed: float, done_here: int, running: int) -> str:
+    """`3/10 done, running 2, 0:42 elapsed, ~1:38 left, LLR 0.52 [-2.94, 2.94]`.
+
+    The time left extrapolates the games finished in this run (`done_here`), so a resumed
+    match is not credited with the games of an earlier run."""
+    left = table.total - table.done
+    parts = [f"{table.done}/{table.total} done", f"running {running}"]
+    parts.append(f"{_duration(elapsed)} elapsed")
+    if done_here > 0 and left > 0:
+        parts.append(f"~{_duration(elapsed / done_here * left)} left")
+    if table.sprt is not None:
+        s = table.sprt
+        parts.append(f"LLR {s.llr:.2f} [{s.lower:.2f}, {s.upper:.2f}]")
+    return ", ".join(parts)
+
+
+class ConsoleReporter:
+    """Prints progress: one line per finished game, and a progress line (games done, time
+    elapsed and left, LLR) refreshed in place on a terminal or added to each game's line
+    elsewhere. Messages come from the runner (`__call__`), games from events (`on_event`).
+    """
+
+    def __init__(
+        self, stream: TextIO, *, quiet: bool = False, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.stream = stream
         self.quiet = quiet
         self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.clock = clock
         self._status_shown = False
+        self._began = clock()
+        self._first_done: int | None = None
+        self._running: set[int] = set()
+        self._ended: GameOver | None = None
+        self._table: Standings | None = None
 
     def _print(self, text: str) -> None:
         if self._status_shown:
@@ -283,16 +320,43 @@ class ConsoleReporter:
         self.stream.write(text + "\n")
         self.stream.flush()
 
-    def _status(self, progress: MatchProgress) -> None:
-        if not self.tty:
+    def _progress(self) -> str:
+        table = self._table
+        if table is None:
+            return ""
+        first = table.done if self._first_done is None else self._first_done
+        elapsed = self.clock() - self._began
+        return progress_text(table, elapsed, table.done - first, len(self._running))
+
+    def _status(self) -> None:
+        if not self.tty or self._table is None:
             return
-        done = len(progress.finished)
-        self.stream.write(
-            f"\r\x1b[K[{done}/{progress.total}] running {progress.running} | "
-            f"{short_standings(progress)}"
-        )
+        self.stream.write(f"\r\x1b[K[{self._progress()}] | {table_short(self._table)}")
         self.stream.flush()
         self._status_shown = True
+
+    def on_event(self, event: Event) -> None:
+        """Follow the match's events (subscribe this to the event bus)."""
+        if isinstance(event, GameStarted):
+            self._running.add(event.game)
+            self._status()
+        elif isinstance(event, GameOver):
+            self._running.discard(event.game)
+            self._ended = event
+        elif isinstance(event, Standings):
+            if self._first_done is None:
+                self._first_done = event.done
+            self._table = event
+            ended, self._ended = self._ended, None
+            if ended is not None and not self.quiet:
+                why = ended.reason if ended.termination == "normal" else ended.termination
+                line = (
+                    f"[{event.done}/{event.total}] game {ended.game + 1}: "
+                    f"{' vs '.join(ended.players)}: {ended.result} ({why}, {ended.plies} plies)"
+                    f" | {table_short(event)}"
+                )
+                self._print(line if self.tty else f"{line} | {self._progress()}")
+            self._status()
 
     def __call__(self, event: str, progress: MatchProgress) -> None:
         if event == "start":
@@ -300,17 +364,7 @@ class ConsoleReporter:
                 names = " vs ".join(e.name for e in progress.config.engines)
                 left = progress.total - len(progress.finished)
                 self._print(f"Match: {names}, {progress.config.game}, {left} games to play")
-            self._status(progress)
-        elif event == "game" and progress.last is not None:
-            g = progress.last
-            if not self.quiet:
-                players = " vs ".join(progress.config.engines[i].name for i in g.seats)
-                why = g.reason if g.termination == "normal" else g.termination
-                self._print(
-                    f"[{len(progress.finished)}/{progress.total}] game {g.index + 1}: "
-                    f"{players}: {g.code} ({why}, {g.plies} plies) | {short_standings(progress)}"
-                )
-            self._status(progress)
+            self._began = self.clock()
         elif event == "draining":
             self._print("Interrupted: finishing the running games (Ctrl-C again to stop now)")
         elif event == "stopping":

@@ -20,6 +20,7 @@ import attrs
 import trio
 
 from adapters.referee.adjudication import Adjudicator
+from adapters.referee.announce import Publish, game_over, match_standings
 from adapters.referee.config import MatchConfig, seats_per_game
 from adapters.referee.engines import MatchError, probe_engines
 from adapters.referee.game_loop import GameResult, GameSettings, Player, engine_rules, play_game
@@ -100,9 +101,12 @@ class Match:
         reporter: Reporter | None = None,
         state_path: str | Path | None = None,
         resume: MatchState | None = None,
+        publish: Publish | None = None,
     ) -> None:
         self.config = config
         self.reporter = reporter or (lambda event, progress: None)
+        #: receives the typed events of the match (see adapters.referee.events)
+        self.publish = publish
         self.state_path = state_path
         self.resume = resume
         self.book: list[Opening] = []
@@ -189,6 +193,7 @@ class Match:
                 timeout=config.timeout,
             )
             self.reporter("start", self.progress)
+            self._announce_standings()
             try:
                 async with trio.open_nursery() as nursery:
                     if handle_signals:
@@ -339,6 +344,7 @@ class Match:
                             self.settings,
                             self.book[pairing.opening] if pairing.opening is not None else None,
                             self.starts[pairing.opening],
+                            self.publish,
                         )
                     finally:
                         self.progress.running -= 1
@@ -384,8 +390,29 @@ class Match:
         self.progress.finished[pairing.index] = finished
         self.progress.last = finished
         self._write_record(pairing.index, finished.record)
+        if self.publish is not None:
+            names = [self.config.engines[i].name for i in pairing.seats]
+            self.publish(
+                game_over(
+                    pairing.index,
+                    self.config.game,
+                    finished.code,
+                    finished.termination,
+                    finished.reason,
+                    finished.plies,
+                    finished.record,
+                    names,
+                    pairing.label,
+                    finished.detail,
+                )
+            )
         self.reporter("game", self.progress)
         self._check_sprt()
+        self._announce_standings()
+
+    def _announce_standings(self) -> None:
+        if self.publish is not None:
+            self.publish(match_standings(self.progress))
 
     def _write_record(self, index: int, text: str) -> None:
         assert self._writer is not None
