@@ -23,6 +23,7 @@ from adapters.referee.config import (
 )
 from adapters.referee.engines import MatchError
 from adapters.referee.event_bus import EventBus
+from adapters.referee.live_state import LiveState
 from adapters.referee.report import ConsoleReporter, final_report, write_json
 from adapters.referee.runner import Match, MatchProgress
 from adapters.referee.schedule import TOURNAMENTS, alignment_warning
@@ -156,6 +157,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--event", help='PTN Event tag (default "tei match")')
     out.add_argument("--site", help='PTN Site tag (default "local")')
     out.add_argument("--quiet", action="store_true", help="print only the final table")
+    out.add_argument(
+        "--live",
+        metavar="[HOST:]PORT",
+        help="serve a live web view of the match (boards, clocks, engine output, standings,"
+        " records) on this address while it runs; the host defaults to 127.0.0.1."
+        " The page is read-only and unauthenticated (docs/live.md)",
+    )
+    out.add_argument(
+        "--live-public",
+        action="store_true",
+        help="allow --live on an address other machines can reach",
+    )
 
 
 def demo_settings(game: str = "tak") -> dict[str, Any]:
@@ -287,8 +300,18 @@ def run(args: argparse.Namespace) -> int:
             f" {cpus} processors; engines will share them and may lose on time",
             file=sys.stderr,
         )
+    live = None
+    if args.live is not None:
+        from adapters.web.live import LiveAddressError, parse_address
+
+        try:
+            live = parse_address(args.live, args.live_public)
+        except LiveAddressError as exc:
+            print(f"tei match: {exc}", file=sys.stderr)
+            return 2
     console = ConsoleReporter(sys.stdout, quiet=args.quiet)
-    bus = EventBus()
+    names = " vs ".join(e.name for e in config.engines)
+    bus = EventBus(LiveState(title=f"tei match: {names} ({config.game})"))
     bus.listen(console.on_event)
 
     def report(event: str, progress: MatchProgress) -> None:
@@ -300,7 +323,10 @@ def run(args: argparse.Namespace) -> int:
     match.publish = bus.publish
     code = 0
     try:
-        trio.run(match.run)
+        if live is None:
+            trio.run(match.run)
+        else:
+            run_live(match, bus, live)
     except MatchError as exc:
         console.close()
         print(f"tei match: {exc}", file=sys.stderr)
@@ -325,3 +351,16 @@ def run(args: argparse.Namespace) -> int:
     elif progress.status.startswith("error"):
         code = 1
     return code
+
+
+def run_live(match: Match, bus: EventBus, address: tuple[str, int]) -> None:
+    """Play the match while serving its live view; a bad address is a MatchError."""
+    from adapters.web.live import LiveAddressError, serve_while
+
+    def announce(url: str) -> None:
+        print(f"Live view: {url} (read-only, unauthenticated)", flush=True)
+
+    try:
+        trio.run(serve_while, bus, address[0], address[1], match.run, announce)
+    except LiveAddressError as exc:
+        raise MatchError(str(exc)) from None

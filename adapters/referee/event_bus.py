@@ -87,6 +87,7 @@ class EventBus:
         self._listeners: list[Listener] = []
         self._subscriptions: list[Subscription] = []
         self.closed = False
+        self._changed = trio.Event()
 
     def publish(self, event: Event) -> None:
         self.state = self.state.apply(event)
@@ -108,11 +109,21 @@ class EventBus:
             sub.closed = True
         else:
             self._subscriptions.append(sub)
+            self._note_change()
         return sub
 
     @property
     def subscribers(self) -> int:
         return len(self._subscriptions)
+
+    async def wait_subscribers(self, count: int) -> None:
+        """Return once exactly `count` subscriptions are open (e.g. a page connected)."""
+        while len(self._subscriptions) != count:
+            await self._changed.wait()
+
+    def _note_change(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
 
     def close(self) -> None:
         """End every subscription (they drain what they hold, then get None)."""
@@ -123,3 +134,4 @@ class EventBus:
     def _drop(self, sub: Subscription) -> None:
         if sub in self._subscriptions:
             self._subscriptions.remove(sub)
+            self._note_change()
