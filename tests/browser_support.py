@@ -1,8 +1,9 @@
 """Headless Chromium for tests: Debian's `chromium` package driven by Playwright.
 
 Playwright's own browser downloads are never used (`playwright install` is not run):
-`launch_chromium` starts `/usr/bin/chromium`. Without it the test is skipped, except
-under CI, where `.ci/run` installs it and a missing browser is a failure.
+the browser is `/usr/bin/chromium`. Without it a test is skipped, except under CI
+(`CI` set, as `.ci/run` does), where `.ci/run` installs it and a missing browser is a
+failure.
 """
 
 from __future__ import annotations
@@ -27,26 +28,41 @@ CHROMIUM_ARGS = [
 ]
 
 
+def chromium_path() -> str:
+    """The Chromium to drive; skips the test (fails it under CI) when there is none."""
+    path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+    if path is None:
+        message = f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
 def require_chromium() -> None:
     """Skip the calling test when Chromium is missing (fail under CI)."""
-    if os.path.exists(CHROMIUM) or shutil.which("chromium"):
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"{CHROMIUM} is missing: .ci/run should have installed chromium")
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install -y chromium)")
+    chromium_path()
 
 
 @contextmanager
 def launch_chromium() -> Iterator[Any]:
     """A fresh headless Chromium (a Playwright `Browser`), closed afterwards."""
-    require_chromium()
+    path = chromium_path()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+            executable_path=path, args=CHROMIUM_ARGS, headless=True
         )
         try:
             yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def browser_page(width: int = 1400, height: int = 1000) -> Iterator[Any]:
+    """A fresh page of a headless Chromium (sync Playwright API; run it in a thread from
+    trio tests). The browser is closed on exit."""
+    with launch_chromium() as browser:
+        yield browser.new_page(viewport={"width": width, "height": height})

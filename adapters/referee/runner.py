@@ -285,6 +285,7 @@ class Match:
             self._state.close()
         if self.progress.status == "running":
             self.progress.status = "stopped"
+        self._announce_standings()
 
     async def _watch_signals(self, cancel_scope: trio.CancelScope) -> None:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
