@@ -6,10 +6,14 @@ a page can style them and a test can count them.
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
+from html import escape
 
 #: the fonts of every label
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+
+def quoteattr(text: str) -> str:
+    return f'"{escape(text, quote=True)}"'
 
 
 def _number(value: float) -> str:
