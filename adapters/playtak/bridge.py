@@ -29,6 +29,7 @@ from adapters.playtak import protocol as p
 from adapters.playtak.bridge_events import BridgeError, BridgeSettings
 from adapters.playtak.bridge_state import BridgeState
 from adapters.playtak.live_game import LiveGame, ptn_record, write_record
+from adapters.playtak.live_view import BridgeWatch
 from adapters.playtak.session import NotConnected, Session, first_leaf
 from adapters.playtak.watch import Changes
 from tei.seat import EngineSeat, Launch, SeatFault, SeatUnavailable
@@ -53,6 +54,8 @@ class Bridge:
         self.seat: EngineSeat | None = None
         self.done = trio.Event()
         self.changes = Changes()
+        #: the live view's hook (`tei playtak --live`), None without one
+        self.watch: BridgeWatch | None = None
         self._nursery: trio.Nursery | None = None
         self._scopes: dict[int, trio.CancelScope] = {}
 
@@ -125,6 +128,9 @@ class Bridge:
     # ---- carrying out --------------------------------------------------------------------
     async def _feed(self, item: s.Input) -> None:
         outputs = self.state.feed(item, trio.current_time(), datetime.now(UTC))
+        if self.watch is not None:
+            state = self.state
+            self.watch.observe(state.live, state.finished, state.name, getattr(item, "info", None))
         for output in outputs:
             await self._apply(output)
         self.changes.notify()

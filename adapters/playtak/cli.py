@@ -11,6 +11,7 @@ import signal
 import sys
 import tempfile
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import trio
@@ -18,6 +19,7 @@ import trio
 from adapters.playtak import protocol as p
 from adapters.playtak.bridge import Bridge, BridgeError, BridgeSettings
 from adapters.playtak.commands import GUEST_TOKEN_RE
+from adapters.playtak.live_view import BridgeWatch
 from adapters.playtak.session import (
     Credentials,
     Session,
@@ -32,6 +34,7 @@ from adapters.playtak.transport import (
     ConnectSettings,
     ServerAddress,
 )
+from adapters.web.options import LiveAddressError, add_live_options, live_address
 from bots.registry import bot_names, default_bot
 from tei.numbers_cli import POSITIVE_SECONDS, float_in, int_in
 from tei.seat import Launch
@@ -161,6 +164,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="longest wait between reconnects outside games (60; 5 during a game)",
     )
+    add_live_options(parser, "the bot's current game and the games it finished in this run")
     logs = parser.add_argument_group("logging")
     logs.add_argument("--log", type=Path, metavar="FILE", help="also write the log to FILE")
     logs.add_argument("-v", "--verbose", action="store_true", help="log every line sent and read")
@@ -239,6 +243,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for problem in _bad_numbers(args):
         print(f"tei playtak: {problem}", file=sys.stderr)
+        return 2
+    try:
+        live_address(args)
+    except LiveAddressError as exc:
+        print(f"tei playtak: {exc}", file=sys.stderr)
         return 2
     if args.bot and args.bot not in bot_names("tak"):
         known = ", ".join(bot_names("tak"))
@@ -320,7 +329,10 @@ def _play(
     )
     bridge = Bridge(settings, session, launch)
     try:
-        finished = trio.run(_run_until_signal, bridge)
+        finished = _run_bridge(bridge, live_address(args))
+    except LiveAddressError as exc:
+        logging.getLogger("playtak").error("%s", exc)
+        return 2
     except BaseExceptionGroup as group:
         error = first_leaf(group)
         if not isinstance(error, SessionEnded | BridgeError):
@@ -333,3 +345,22 @@ def _play(
     for game_id, result, path in finished:
         print(f"game {game_id}: {result}" + (f" ({path})" if path else ""))
     return 0
+
+
+def _run_bridge(bridge: Bridge, live: tuple[str, int] | None) -> list[tuple[int, str, Path | None]]:
+    """Run the bridge until done or signalled, serving the live view when asked."""
+    if live is None:
+        return trio.run(_run_until_signal, bridge)
+    from adapters.referee.event_bus import EventBus
+    from adapters.referee.live_state import LiveState
+    from adapters.web.live import serve_while
+
+    bus = EventBus(LiveState(title=f"tei playtak on {bridge.settings.site}"))
+    bridge.watch = BridgeWatch(bus.publish, bridge.settings.site, bridge.settings.games)
+
+    def announce(url: str) -> None:
+        logging.getLogger("playtak").info("live view: %s (read-only, unauthenticated)", url)
+
+    return trio.run(
+        serve_while, bus, live[0], live[1], partial(_run_until_signal, bridge), announce
+    )

@@ -28,6 +28,7 @@ from adapters.referee.report import ConsoleReporter, final_report, write_json
 from adapters.referee.runner import Match, MatchProgress
 from adapters.referee.schedule import TOURNAMENTS, alignment_warning
 from adapters.referee.state import StateError, read_state
+from adapters.web.options import LiveAddressError, add_live_options, live_address
 from bots.registry import bot_names
 from tei.options_cli import add_game_options, game_options
 
@@ -157,18 +158,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--event", help='PTN Event tag (default "tei match")')
     out.add_argument("--site", help='PTN Site tag (default "local")')
     out.add_argument("--quiet", action="store_true", help="print only the final table")
-    out.add_argument(
-        "--live",
-        metavar="[HOST:]PORT",
-        help="serve a live web view of the match (boards, clocks, engine output, standings,"
-        " records) on this address while it runs; the host defaults to 127.0.0.1."
-        " The page is read-only and unauthenticated (docs/live.md)",
-    )
-    out.add_argument(
-        "--live-public",
-        action="store_true",
-        help="allow --live on an address other machines can reach",
-    )
+    add_live_options(parser, "the match (boards, clocks, engine output, standings, records)")
 
 
 def demo_settings(game: str = "tak") -> dict[str, Any]:
@@ -300,15 +290,11 @@ def run(args: argparse.Namespace) -> int:
             f" {cpus} processors; engines will share them and may lose on time",
             file=sys.stderr,
         )
-    live = None
-    if args.live is not None:
-        from adapters.web.live import LiveAddressError, parse_address
-
-        try:
-            live = parse_address(args.live, args.live_public)
-        except LiveAddressError as exc:
-            print(f"tei match: {exc}", file=sys.stderr)
-            return 2
+    try:
+        live = live_address(args)
+    except LiveAddressError as exc:
+        print(f"tei match: {exc}", file=sys.stderr)
+        return 2
     console = ConsoleReporter(sys.stdout, quiet=args.quiet)
     names = " vs ".join(e.name for e in config.engines)
     bus = EventBus(LiveState(title=f"tei match: {names} ({config.game})"))
@@ -355,7 +341,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_live(match: Match, bus: EventBus, address: tuple[str, int]) -> None:
     """Play the match while serving its live view; a bad address is a MatchError."""
-    from adapters.web.live import LiveAddressError, serve_while
+    from adapters.web.live import serve_while
 
     def announce(url: str) -> None:
         print(f"Live view: {url} (read-only, unauthenticated)", flush=True)

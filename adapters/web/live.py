@@ -9,13 +9,11 @@ Routes (all GET, no authentication: anyone who can reach the port can watch):
                        falling behind, then `patch` per event (see LiveState.patch)
   /games/ID.EXT        a finished game's record (PTN for Tak) as a download
 
-The server binds 127.0.0.1 unless told otherwise; `parse_address` refuses a host that is
-not a loopback address unless `public` is set.
+The address comes from `adapters.web.options` (127.0.0.1 unless told otherwise).
 """
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -33,47 +31,17 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 
 from adapters.referee.event_bus import EventBus
+from adapters.web.options import LiveAddressError
 
 T = TypeVar("T")
 
 #: seconds between keep-alive comments on an idle event stream
 KEEPALIVE = 15.0
-DEFAULT_HOST = "127.0.0.1"
 _STATIC = {
     "live.html": "text/html; charset=utf-8",
     "live.css": "text/css; charset=utf-8",
     "live.js": "text/javascript; charset=utf-8",
 }
-
-
-class LiveAddressError(ValueError):
-    """A bad `[HOST:]PORT` for the live view (the message names it)."""
-
-
-def parse_address(text: str, public: bool = False) -> tuple[str, int]:
-    """`8000`, `127.0.0.1:8000`, `[::1]:8000`, `0.0.0.0:8000` (with `public`) -> (host, port)."""
-    raw = text.strip()
-    host, sep, port_text = raw.rpartition(":")
-    if not sep:
-        host, port_text = DEFAULT_HOST, raw
-    host = host.strip("[]") or DEFAULT_HOST
-    if not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
-        raise LiveAddressError(f"live view address {text!r}: the port must be 0-65535")
-    if not public and not _loopback(host):
-        raise LiveAddressError(
-            f"live view address {text!r}: {host} is not a loopback address; the page is"
-            " unauthenticated, so serving it to other machines needs --live-public"
-        )
-    return host, int(port_text)
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _static(name: str) -> bytes:

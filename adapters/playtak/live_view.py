@@ -1,0 +1,118 @@
+"""The playtak bot's games as live-view events (`tei playtak --live`).
+
+After each input of the bridge's state the bridge calls `observe`, which compares the
+state with what it saw last and publishes the difference as the referee's typed events
+(see adapters.referee.events): a game start (or a rebuilt game), each move, a game's
+end with its record, and a standings line of the bot's results in this run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from adapters.playtak.live_game import LiveGame, ptn_record
+from adapters.referee.announce import engine_info, game_over, game_started, move_played
+from adapters.referee.events import Event, StandingRow, Standings
+
+_WHITE_WINS = ("R-0", "F-0", "1-0")
+_BLACK_WINS = ("0-R", "0-F", "0-1")
+
+
+class BridgeWatch:
+    """Publishes the bridge's games; `name` is the bot's account once logged in."""
+
+    def __init__(self, publish: Callable[[Event], None], site: str, games: int | None) -> None:
+        self.publish = publish
+        self.site = site
+        self.games = games
+        self.name = ""
+        #: (our seat, result) of every game finished in this run
+        self.results: list[tuple[int, str]] = []
+        self._live: LiveGame | None = None
+        self._game: Any = None
+        self._plies = 0
+        self._done = 0
+
+    def observe(
+        self,
+        live: LiveGame | None,
+        finished: Sequence[tuple[int, str, Any]],
+        name: str,
+        info: Any = None,
+    ) -> None:
+        """Publish what changed since the last call (`info`: the engine's last report,
+        when the input was its answer)."""
+        while len(finished) > self._done:
+            result = finished[self._done][1]
+            self._done += 1
+            if self._live is not None:
+                self.finished(self._live, result)
+                self._live = None
+        if live is None:
+            return
+        if live is not self._live or live.game is not self._game:
+            self._live, self._game, self._plies = live, live.game, live.game.ply
+            self.started(live, name)
+            return
+        ply = live.game.ply
+        if ply == self._plies + 1:
+            seat = (ply - 1) % 2
+            self.moved(live, seat, info if seat == live.seat else None)
+        elif ply != self._plies:  # a take-back or a refused move: draw the game again
+            self.started(live, name)
+        self._plies = ply
+
+    def started(self, live: LiveGame, name: str = "") -> None:
+        """A game starts (or is rebuilt: a replay after a reconnect) for the bot `name`."""
+        self.name = name or self.name
+        start = live.start
+        players = (start.white, start.black)
+        clocks = (float(live.clocks[0]), float(live.clocks[1]))
+        title = (
+            f"game {start.game_id} on {self.site}: {start.white} (white) vs"
+            f" {start.black} (black), {start.size}x{start.size}; we play {start.color}"
+        )
+        label = str(start.game_id)
+        self.publish(game_started(start.game_id, label, live.game, players, clocks, title))
+        if not self.results:
+            self._standings()
+
+    def moved(self, live: LiveGame, seat: int, info: Any = None, elapsed_ms: float = 0.0) -> None:
+        """After a move of `seat` (with our engine's last info when it was ours)."""
+        game_id = live.start.game_id
+        if info is not None:
+            self.publish(engine_info(game_id, seat, info))
+        clocks = (float(live.clocks[0]), float(live.clocks[1]))
+        self.publish(move_played(game_id, live.game, seat, elapsed_ms, clocks))
+
+    def finished(self, live: LiveGame, result: str) -> None:
+        start = live.start
+        termination = "normal" if result != "*" else "unfinished"
+        reason = live.game.result.reason if live.game.result is not None else result
+        self.publish(
+            game_over(
+                start.game_id,
+                "tak",
+                result,
+                termination,
+                reason,
+                live.game.ply,
+                ptn_record(live, result, self.site).text(),
+                (start.white, start.black),
+                str(start.game_id),
+            )
+        )
+        self.results.append((live.seat, result))
+        self._standings()
+
+    def _standings(self) -> None:
+        wins = sum(1 for seat, r in self.results if r in (_WHITE_WINS, _BLACK_WINS)[seat])
+        losses = sum(1 for seat, r in self.results if r in (_BLACK_WINS, _WHITE_WINS)[seat])
+        draws = sum(1 for _, r in self.results if r == "1/2-1/2")
+        row = StandingRow(
+            self.name or "bot", len(self.results), wins + draws / 2, wins, draws, losses
+        )
+        done = len(self.results)
+        total = self.games if self.games is not None else done
+        self.publish(Standings((row,), done, total, "playing"))
