@@ -5,6 +5,7 @@ the record downloads; the address rules and the `tei match --live` flags."""
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -173,3 +174,19 @@ def test_tei_match_refuses_a_public_address_without_the_flag() -> None:
         timeout=60,
     )
     assert out.returncode == 2 and "--live-public" in out.stderr
+
+
+def test_tei_match_live_on_a_port_in_use_stops_before_playing() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = subprocess.run(
+            [sys.executable, "-m", "tei", "match", "--live", f"127.0.0.1:{port}", "--games", "2"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert out.returncode == 2, out.stderr
+    assert f"cannot serve the live view on 127.0.0.1:{port}" in out.stderr
+    assert "Games:" not in out.stdout

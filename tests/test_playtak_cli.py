@@ -42,6 +42,8 @@ def test_help_lists_every_option() -> None:
         "--ping-interval",
         "--dead-after",
         "--max-backoff",
+        "--live",
+        "--live-public",
         "--log",
         "--verbose",
         "wss://playtak.com/ws",

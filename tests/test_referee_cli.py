@@ -226,8 +226,9 @@ def test_bad_settings_are_reported_not_raised(
 def test_help_lists_the_options() -> None:
     done = subprocess.run(referee("--help"), capture_output=True, text=True, timeout=30)
     words = ("--engine", "--each", "--sprt", "--resume", "--ptnout", "tc=BASE+INC", "--resign")
-    for word in (*words, "--draw", "--tinue-adjudication"):
+    for word in (*words, "--draw", "--tinue-adjudication", "--live", "--live-public"):
         assert word in done.stdout
+    assert "unauthenticated" in done.stdout
 
 
 async def test_traxit_with_three_engines_rotates_every_seat(tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 "use strict";
 
 let state = { games: {}, finished: [], standings: null, llr: [], title: "" };
-let receivedAt = performance.now();
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -15,7 +14,8 @@ function merge(patch) {
   for (const [key, value] of Object.entries(patch)) {
     if (key === "games") {
       for (const [id, game] of Object.entries(value)) {
-        if (game === null) delete state.games[id]; else state.games[id] = game;
+        if (game === null) delete state.games[id];
+        else { game.at = performance.now(); state.games[id] = game; }
       }
     } else if (key === "finished") {
       const ids = new Set(value.map((f) => f.game));
@@ -63,7 +63,7 @@ function gameCard(game) {
   board.innerHTML = game.svg; // SVG drawn by the server from the position
   card.append(board);
   const seats = el("div", { class: "seats" });
-  const ticking = (performance.now() - receivedAt);
+  const ticking = performance.now() - game.at;
   game.players.forEach((name, seat) => {
     const toMove = game.turn === seat;
     seats.append(el("span", { class: toMove ? "seat to-move" : "seat" },
@@ -77,12 +77,20 @@ function gameCard(game) {
   return card;
 }
 
-function drawBoards() {
+function drawBoards(changed) {
   const box = document.getElementById("boards");
-  const games = Object.values(state.games);
-  box.replaceChildren(...games.map(gameCard));
-  for (const moves of box.querySelectorAll(".moves")) moves.scrollTop = moves.scrollHeight;
-  document.getElementById("none").hidden = games.length > 0;
+  for (const card of [...box.children]) {
+    if (!(card.dataset.game in state.games)) card.remove();
+  }
+  for (const [id, game] of Object.entries(state.games)) {
+    if (changed && !changed.has(id) && box.querySelector(`.game[data-game="${id}"]`)) continue;
+    const card = gameCard(game);
+    const old = box.querySelector(`.game[data-game="${id}"]`);
+    if (old) old.replaceWith(card); else box.append(card);
+    const moves = card.querySelector(".moves");
+    moves.scrollTop = moves.scrollHeight;
+  }
+  document.getElementById("none").hidden = Object.keys(state.games).length > 0;
 }
 
 function drawStandings() {
@@ -113,10 +121,10 @@ function drawChart(sprt) {
   const w = 320, h = 140, pad = 24;
   const points = state.llr;
   const maxGames = Math.max(1, ...points.map((p) => p[0]));
-  const top = Math.max(sprt.upper, ...points.map((p) => p[1])) * 1.1;
-  const bottom = Math.min(sprt.lower, ...points.map((p) => p[1])) * 1.1;
+  // the bounds fix the scale; an LLR past a bound is drawn on the chart's edge
+  const top = sprt.upper * 1.25, bottom = sprt.lower * 1.25;
   const x = (g) => pad + (g / maxGames) * (w - pad - 6);
-  const y = (v) => 6 + ((top - v) / (top - bottom)) * (h - 12 - 14);
+  const y = (v) => 6 + ((top - Math.min(top, Math.max(bottom, v))) / (top - bottom)) * (h - 12 - 14);
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.setAttribute("class", "llr");
@@ -150,12 +158,31 @@ function drawFinished() {
   body.replaceChildren(...rows);
 }
 
+// Redraws wait for the next frame, so a burst of patches costs one redraw.
+let dirty = null;
+
+function schedule(patch) {
+  const first = dirty === null;
+  if (first) dirty = { all: false, games: new Set(), standings: false, finished: false };
+  if (patch === null) dirty.all = true;
+  else {
+    for (const id of Object.keys(patch.games || {})) dirty.games.add(id);
+    if ("standings" in patch) dirty.standings = true;
+    if ("finished" in patch) dirty.finished = true;
+  }
+  if (first) requestAnimationFrame(draw);
+}
+
 function draw() {
-  document.getElementById("title").textContent = state.title || "tei live";
-  if (state.title) document.title = state.title;
-  drawBoards();
-  drawStandings();
-  drawFinished();
+  const todo = dirty;
+  dirty = null;
+  if (todo.all) {
+    document.getElementById("title").textContent = state.title || "tei live";
+    if (state.title) document.title = state.title;
+  }
+  if (todo.all || todo.games.size) drawBoards(todo.all ? null : todo.games);
+  if (todo.all || todo.standings) drawStandings();
+  if (todo.all || todo.finished) drawFinished();
 }
 
 function connect() {
@@ -163,14 +190,20 @@ function connect() {
   const source = new EventSource("/events");
   source.addEventListener("open", () => { status.textContent = "live"; status.className = "online"; });
   source.addEventListener("error", () => { status.textContent = "disconnected (retrying)"; status.className = "offline"; });
-  source.addEventListener("snapshot", (e) => { state = JSON.parse(e.data); receivedAt = performance.now(); draw(); });
-  source.addEventListener("patch", (e) => { merge(JSON.parse(e.data)); receivedAt = performance.now(); draw(); });
+  source.addEventListener("snapshot", (e) => {
+    state = JSON.parse(e.data);
+    for (const game of Object.values(state.games)) game.at = performance.now();
+    schedule(null);
+  });
+  source.addEventListener("patch", (e) => {
+    const patch = JSON.parse(e.data); merge(patch); schedule(patch);
+  });
 }
 
 // the clock of the side to move runs down between updates
 function tick() {
-  const ticking = performance.now() - receivedAt;
   for (const game of Object.values(state.games)) {
+    const ticking = performance.now() - game.at;
     const seat = game.turn;
     if (seat === null || game.clocks_ms[seat] === null) continue;
     const clock = document.querySelector(`.game[data-game="${game.game}"] .clock[data-seat="${seat}"]`);
