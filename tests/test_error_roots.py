@@ -13,6 +13,7 @@ ROOTS = {
     "tei": ("tei.errors", "TeiError"),
     "adapters.referee": ("adapters.referee.errors", "RefereeError"),
     "adapters.playtak": ("adapters.playtak.errors", "PlaytakError"),
+    "adapters.web": ("adapters.web.errors", "WebError"),
 }
 
 

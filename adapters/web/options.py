@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import ipaddress
 
+from adapters.web.errors import WebError
+
 DEFAULT_HOST = "127.0.0.1"
 
 
@@ -34,7 +36,7 @@ def live_address(args: argparse.Namespace) -> tuple[str, int] | None:
     return parse_address(args.live, bool(getattr(args, "live_public", False)))
 
 
-class LiveAddressError(ValueError):
+class LiveAddressError(WebError):
     """A bad `[HOST:]PORT` for the live view (the message names it)."""
 
 
