@@ -1,1 +1,2 @@
-"""What a browser sees: the TEI websocket endpoint (`tei serve`) and the live view of matches and playtak games."""
+"""What a browser sees: the TEI websocket endpoint (`tei serve`) and the live view of
+matches and playtak games."""
