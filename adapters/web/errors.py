@@ -2,4 +2,4 @@
 
 
 class WebError(ValueError):
-    """Something the live view cannot do as asked (the message names the input)."""
+    """Something the web endpoints cannot do as asked (the message names the input)."""

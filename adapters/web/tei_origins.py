@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import attrs
 
+from adapters.web.errors import WebError
+
 DEFAULT_ORIGINS = ("https://ptn.ninja", "http://localhost:*", "http://127.0.0.1:*")
 
 
-class OriginPatternError(ValueError):
+class OriginPatternError(WebError):
     """An `--allow-origin` value that is no `scheme://host[:port|:*]`."""
 
 
