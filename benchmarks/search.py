@@ -5,8 +5,9 @@ Usage: python benchmarks/search.py [--nodes 20000] [--sizes 4 5 6 7 8]
 Each position (sizes 4 to 8; opening, middle game, late) is searched by a fresh
 `TakSearchBot` to a fixed node count, so the work is the same from run to run. Measured
 in the same run as baselines: the core's make/unmake rate (`Board.perft_full(2)`, leaves
-per second) and the static evaluation rate (`tak_eval.evaluate` calls per second, what
-the greedy bot spends its time on) on the same position.
+per second) and the static evaluation rate (`bots.tak.eval.evaluate` calls per second, what
+the greedy bot spends its time on) on the same position. The depth, score and best
+move of each search show whether a change altered the search's results.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bots.tak_eval import evaluate
-from bots.tak_search import TakSearchBot
+from bots.tak.bot import TakSearchBot
+from bots.tak.eval import evaluate
 from rules.tak.board import Board
 from rules.tak.game import TakGame
 from tei.driver import Info, Limits
@@ -68,8 +69,8 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=20_000, help="nodes per search")
     parser.add_argument("--sizes", type=int, nargs="*", default=None, help="only these sizes")
     args = parser.parse_args()
-    print(f"{'position':<11} {'depth':>5} {'nodes':>7} {'search nps':>11} "
-          f"{'perft leaves/s':>15} {'evals/s':>9}")  # fmt: skip
+    print(f"{'position':<11} {'depth':>5} {'score':>6} {'best':>7} {'nodes':>7} "
+          f"{'search nps':>11} {'perft leaves/s':>15} {'evals/s':>9}")  # fmt: skip
     total_nodes = 0
     total_time = 0.0
     for label, tps in POSITIONS:
@@ -88,7 +89,10 @@ def main() -> None:
         perft = rate(board.copy().perft_full, 2)
         evals = rate(_evaluate_100, board)
         depth = max((i.depth or 0 for i in infos), default=0)
-        print(f"{label:<11} {depth:>5} {nodes:>7} {nodes / elapsed:>11.0f} "
+        last = infos[-1]
+        score = last.solved or str(last.score_cp)
+        best = last.pv[0] if last.pv else "-"
+        print(f"{label:<11} {depth:>5} {score:>6} {best:>7} {nodes:>7} {nodes / elapsed:>11.0f} "
               f"{perft:>15.0f} {evals:>9.0f}")  # fmt: skip
     if total_time:
         print(f"{'total':<11} {'':>5} {total_nodes:>7} {total_nodes / total_time:>11.0f}")

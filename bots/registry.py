@@ -11,12 +11,12 @@ from bots.base import Bot
 # (game, bot name) -> "module:Class". The first entry per game marked default below.
 _BOTS: dict[tuple[str, str], str] = {
     ("tak", "random"): "bots.random_bot:RandomBot",
-    ("tak", "greedy"): "bots.tak_greedy:GreedyBot",
-    ("tak", "search"): "bots.tak_search:TakSearchBot",
+    ("tak", "greedy"): "bots.tak.greedy:GreedyBot",
+    ("tak", "search"): "bots.tak.bot:TakSearchBot",
     ("trike", "random"): "bots.random_bot:RandomBot",
-    ("trike", "search"): "bots.trike_search:TrikeSearchBot",
+    ("trike", "search"): "bots.trike.bot:TrikeSearchBot",
     ("traxit", "random"): "bots.random_bot:RandomBot",
-    ("traxit", "search"): "bots.traxit_search:TraxitSearchBot",
+    ("traxit", "search"): "bots.traxit.bot:TraxitSearchBot",
 }
 
 _DEFAULT: dict[str, str] = {"tak": "search", "trike": "search", "traxit": "search"}

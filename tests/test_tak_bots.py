@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from bots.registry import make_bot
-from bots.tak_eval import evaluate, win_squares
-from bots.tak_time import plan
+from bots.tak.eval import evaluate, win_squares
+from bots.timing import plan
 from rules.tak.game import TakGame
 from rules.tak.roads import road
 from tei.driver import Info, Limits
@@ -202,7 +202,7 @@ def test_evaluation_is_antisymmetric_under_colour_swap() -> None:
     ],
 )
 def test_time_plan_stays_inside_the_hosts_share(limits: Limits) -> None:
-    budget = plan(limits, 0, 21, 1000.0)
+    budget = plan(limits, 0, 24, 1000.0)
     host = limits.budget_ms(0)
     assert budget.soft is not None and budget.hard is not None and host is not None
     assert 0 < budget.soft <= budget.hard <= max(host * 0.95, 5.0)

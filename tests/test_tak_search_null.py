@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from bots.tak_search import TakSearchBot
-from bots.tak_searcher import Searcher
+from bots.tak.bot import TakSearchBot
+from bots.tak.search import Searcher
 from rules.tak.game import TakGame
 from tei.driver import Info, Limits
 

@@ -6,13 +6,15 @@ import random
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bots.deepening import SearchAborted
 from bots.registry import make_bot
-from bots.traxit_searcher import AlphaBetaSearcher, MaxNSearcher
+from bots.traxit.search import CHECK_MASK, AlphaBetaSearcher, MaxNSearcher, make_searcher
 from rules.traxit.game import TraxitGame
 from rules.traxit.state import legal
 from tei.driver import Info, Limits
@@ -55,6 +57,17 @@ def test_node_limit_bounds_the_search() -> None:
     assert all(r.nodes is not None and r.nodes <= 600 + 128 for r in reports)
 
 
+@pytest.mark.parametrize("options", [{}, {"players": "3"}])
+def test_a_passed_deadline_stops_the_search_within_a_few_nodes(options: dict[str, str]) -> None:
+    game = TraxitGame.new(options)
+    layout, state = game.layout, game.state
+    searcher = make_searcher(layout, time.monotonic() - 1.0, 0, threading.Event())
+    with pytest.raises(SearchAborted):
+        searcher.root(state, 8, legal(layout, state))
+    # slow nodes on a loaded machine: checks every 128 nodes overran 100 ms searches
+    assert searcher.nodes <= CHECK_MASK + 1 <= 8
+
+
 def test_stop_ends_an_infinite_search() -> None:
     game = TraxitGame.from_position_string(POSITIONS["choose"])
     bot = make_bot("traxit", "search")
@@ -75,7 +88,7 @@ ARENA_ARGS = ("--players", "3", "--short-game", "--games", "1", "--movetime", "5
 
 def test_arena_script_plays_a_short_game() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "bots.traxit_arena", *ARENA_ARGS],
+        [sys.executable, "-m", "bots.traxit.arena", *ARENA_ARGS],
         capture_output=True,
         text=True,
         check=True,

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.registry import default_bot, make_bot
-from bots.trike_bitboard import BitEval
-from bots.trike_eval import TEMPO, evaluate, region
-from bots.trike_search import TrikeSearchBot
-from bots.trike_searcher import Searcher
+from bots.trike.bitboard import BitEval
+from bots.trike.bot import TrikeSearchBot
+from bots.trike.eval import TEMPO, evaluate, region
+from bots.trike.search import Searcher
 from rules.registry import new_game
 from rules.trike.game import TrikeGame
 from tei.driver import Info, Limits

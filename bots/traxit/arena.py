@@ -1,6 +1,6 @@
 """In-process Traxit matches between built-in bots (a quick strength check, no processes).
 
-    python -m bots.traxit_arena --players 3 --games 12 --movetime 100 [--teams]
+    python -m bots.traxit.arena --players 3 --games 12 --movetime 100 [--teams]
 
 One `search` seat against `random` seats (or `--bots search,search,random`); the seats
 rotate from game to game. Prints games, wins (shared wins count their share) and the
@@ -43,7 +43,7 @@ def play_game(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bots.traxit_arena", description=__doc__.split("\n")[0]
+        prog="python -m bots.traxit.arena", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--teams", action="store_true", help="team play (4 players)")

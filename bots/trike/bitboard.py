@@ -1,4 +1,4 @@
-"""The Trike evaluation on bitboards: the same numbers as `trike_eval.evaluate`, faster.
+"""The Trike evaluation on bitboards: the same numbers as `bots.trike.eval.evaluate`, faster.
 
 Cells are mapped to bits of a Python int in a padded layout: row y (0 = apex) holds
 files x = 0..y at bit y*(N+1) + x, and the last column of every row stays empty. The six
@@ -11,7 +11,7 @@ the board size.
 
 from __future__ import annotations
 
-from bots.trike_eval import CERTAINTY, TEMPO
+from bots.trike.eval import CERTAINTY, TEMPO
 from rules.trike.geometry import Geometry
 
 

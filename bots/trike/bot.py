@@ -1,4 +1,4 @@
-"""TrikeSearchBot: iterative-deepening alpha-beta with a region evaluation (see trike_searcher).
+"""TrikeSearchBot: iterative-deepening alpha-beta with a region evaluation (see bots.trike.search).
 
 Limits: `depth` caps the depth, `nodes` the node count, the acting seat's clock or
 `movetime` give a time budget, `infinite` searches until `stop`; with no limit at all
@@ -14,9 +14,16 @@ import time
 from typing import Any, ClassVar
 
 from bots.base import Bot, BotOption, Info, Limits, Report
-from bots.trike_searcher import MAX_DEPTH, WIN, WIN_BOUND, SearchAborted, Searcher
+from bots.deepening import Iteration, deepen
+from bots.timing import plan
+from bots.trike.search import MAX_DEPTH, WIN, WIN_BOUND, Searcher
 from rules.game import Game
 from rules.trike.game import TrikeGame
+
+#: moves a side is assumed still to make when sharing out its clock
+MOVES_LEFT = 20
+#: part of a move's time after which the next depth would likely not finish
+ITERATION_SHARE = 0.55
 
 
 class TrikeSearchBot(Bot):
@@ -45,51 +52,38 @@ class TrikeSearchBot(Bot):
         searcher.nodes = 0
         searcher.node_limit = limits.nodes or 0
         searcher.should_stop = stop.is_set
-        budget = self._budget(game, limits)
-        # stop a little before the budget, so that the answer is in before the host's stop
-        own = None if budget is None else max(budget * 0.5, min(budget * 0.9, budget - 15.0))
-        searcher.deadline = started + own / 1000 if own is not None else float("inf")
+        budget = plan(
+            limits, game.turn, MOVES_LEFT, float(self.settings["DefaultMs"]), ITERATION_SHARE
+        )
+        searcher.deadline = (
+            started + budget.hard / 1000 if budget.hard is not None else float("inf")
+        )
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
-        best_move = legal[0]
         empties = len(game.board) - sum(1 for c in game.board if c)
-        done_depth, done_value = 0, 0
-        for depth in range(1, max_depth + 1):
+
+        def step(depth: int, previous: Iteration[int, int] | None) -> tuple[int, int]:
             searcher.partial = None
-            try:
-                value, move = searcher.root(depth, -WIN - 1, WIN + 1, best_move)
-            except SearchAborted:
-                # keep a better move found by the unfinished iteration (the old best
-                # move is searched first, so a move found later really is better)
-                if searcher.partial is not None:
-                    done_value, best_move = searcher.partial
-                    done_depth = depth
-                # the abort left moves on the search board: start again from the game
-                searcher.load(game)
-                if done_depth:
-                    report(self._info(searcher, done_depth, done_value, best_move, started))
-                break
-            best_move, done_depth, done_value = move, depth, value
-            report(self._info(searcher, depth, value, move, started))
-            if abs(value) > WIN_BOUND or depth >= empties + 1:
-                break  # solved, or the search already reaches every game end
-            if budget is not None and (time.monotonic() - started) * 1000 > budget * 0.55:
-                break  # the next depth would not finish in time
+            first = legal[0] if previous is None else previous.move
+            return searcher.root(depth, -WIN - 1, WIN + 1, first)
+
+        def after(it: Iteration[int, int]) -> bool:
+            report(self._info(searcher, it.depth, it.value, it.move, started))
+            return (
+                abs(it.value) > WIN_BOUND
+                or it.depth >= empties + 1  # solved, or the search reaches every game end
+                or not budget.deepen((time.monotonic() - started) * 1000)
+            )
+
+        outcome = deepen(step, max_depth, after, lambda: searcher.partial)
+        done = outcome.last
+        if outcome.aborted:
+            # the abort left moves on the search board: start again from the game
+            searcher.load(game)
+            if done is not None:
+                report(self._info(searcher, done.depth, done.value, done.move, started))
         if limits.infinite:
             stop.wait()
-        return best_move
-
-    def _budget(self, game: TrikeGame, limits: Limits) -> float | None:
-        if limits.infinite:
-            return None
-        searching_to_a_limit = limits.depth is not None or limits.nodes is not None
-        timed = limits.movetime is not None or limits.clock(game.turn)[0] is not None
-        if searching_to_a_limit and not timed:
-            return None
-        # the host's own share of the clock (it sets `stop` at about this time)
-        budget = limits.budget_ms(game.turn)
-        if budget is None:
-            return float(self.settings["DefaultMs"])
-        return budget
+        return legal[0] if done is None else done.move
 
     @staticmethod
     def _info(searcher: Searcher, depth: int, value: int, move: int, started: float) -> Info:

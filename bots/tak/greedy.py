@@ -2,7 +2,7 @@
 
 It plays a move that wins at once when there is one; otherwise it avoids every move after
 which the opponent has a road in one (so it blocks a threatened road when it can), and
-among the rest picks the move with the best static evaluation (`bots.tak_eval`), breaking
+among the rest picks the move with the best static evaluation (`bots.tak.eval`), breaking
 ties at random (the `Seed` option makes games reproducible; 0 draws a fresh seed).
 When `stop` is set or its share of the clock runs out (big boards with tall stacks have
 hundreds of slides) it plays the best move among those tried so far.
@@ -15,12 +15,16 @@ import time
 from typing import Any, ClassVar
 
 from bots.base import Info, Limits, Report, SeededBot
-from bots.tak_eval import WIN_NOW, evaluate
+from bots.tak.bot import moves_left
+from bots.tak.eval import WIN_NOW, evaluate
+from bots.timing import plan
 from rules.game import Game
 from rules.tak.board import DRAW, code_ptn
 from rules.tak.game import TakGame
 
 LOSS = -1_000_000
+#: the longest the bot thinks with no limit at all (it usually finishes much sooner)
+DEFAULT_MS = 10_000.0
 
 
 def out_of_time(stop: threading.Event, deadline: float | None) -> bool:
@@ -38,8 +42,8 @@ class GreedyBot(SeededBot):
             raise ValueError("no legal action: the game is over")
         board = game.fast_board()
         me = board.turn
-        budget = limits.budget_ms(me)
-        deadline = time.monotonic() + budget * 0.8 / 1000 if budget is not None else None
+        hard = plan(limits, me, moves_left(board), DEFAULT_MS).hard
+        deadline = time.monotonic() + hard / 1000 if hard is not None else None
         best: list[int] = []
         best_value = LOSS - 1
         nodes = 0

@@ -12,7 +12,7 @@
   threat, nor twice in a line);
 * static evaluations cached by position hash;
 * exact win-in-one at every node: a placement that completes a road is found with four
-  flood fills (`tak_eval.win_squares`), so such nodes are scored as wins without search;
+  flood fills (`bots.tak.eval.win_squares`), so such nodes are scored as wins without search;
 * an optional threat extension at the horizon: when the opponent threatens a road in
   one, the side to move gets one more ply to find its block, up to `max_ply` (0, the
   default of the bot, turns it off: it did not pay off at blitz time controls);
@@ -31,7 +31,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from bots.tak_eval import ENDGAME, eval_tables, static, win_squares
+from bots.deepening import SearchAborted
+from bots.tak.eval import ENDGAME, eval_tables, static, win_squares
 from rules.tak.board import DRAW, Board
 from rules.tak.tables import CRUSH_BIT, KIND_SHIFT
 
@@ -51,10 +52,6 @@ RULE50_PLIES = 50
 #: the smallest board on which the search prunes with null moves: on 8x8 it won a match
 #: against the search without it (75% of 20 games); on 5x5 and 7x7 it showed no gain
 NULL_MOVE_MIN_SIZE = 8
-
-
-class SearchAborted(Exception):
-    """Raised inside the search when time, nodes or the stop signal run out."""
 
 
 def _prior(size: int) -> list[int]:

@@ -1,7 +1,7 @@
 """Alpha-beta search for Trike: negamax, iterative deepening, transposition table.
 
 The searcher works on its own copy of the board (a bytearray, plus one bitboard per
-colour for the evaluation in `trike_bitboard`) with inline make/unmake, which is several
+colour for the evaluation in `bots.trike.bitboard`) with inline make/unmake, which is several
 times faster than going through `TrikeGame.play`. Values are from the
 side to act's point of view. `swap` is a move like any other: it clears the swap flag and
 hands the same position (same colour to move) to the other seat, so its value is minus
@@ -17,7 +17,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from bots.trike_bitboard import BitEval
+from bots.deepening import SearchAborted
+from bots.trike.bitboard import BitEval
 from rules.trike.game import SWAP, TrikeGame
 
 WIN = 1_000_000
@@ -27,10 +28,6 @@ MAX_DEPTH = 200
 #: time, nodes and the stop flag are checked every CHECK_MASK + 1 nodes (about 1 ms)
 CHECK_MASK = 63
 TT_LIMIT = 400_000  # entries (about 150 bytes each); cleared between moves beyond it
-
-
-class SearchAborted(Exception):
-    """Raised inside the search when time, nodes or the stop signal run out."""
 
 
 class Searcher:

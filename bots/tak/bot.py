@@ -1,7 +1,7 @@
-"""TakSearchBot: the default Tak bot, iterative-deepening alpha-beta (see `tak_searcher`).
+"""TakSearchBot: the default Tak bot, iterative-deepening alpha-beta (see `bots.tak.search`).
 
 Limits: `depth` caps the depth, `nodes` the node count, the side's clock or `movetime`
-give a time budget (`tak_time.plan`), `infinite` searches until `stop`; with no limit at
+give a time budget (`bots.timing.plan`), `infinite` searches until `stop`; with no limit at
 all the bot thinks for `DefaultMs` milliseconds. A road in one at the root is played at
 once. After each finished depth it reports depth, score (centi-flats, or a proven
 win/loss), nodes, nps, time and the principal variation.
@@ -14,13 +14,21 @@ import time
 from typing import Any, ClassVar
 
 from bots.base import Bot, BotOption, Info, Limits, Report
-from bots.tak_searcher import CHECK_EVERY, MAX_EXTENSION, WIN, WIN_BOUND, SearchAborted, Searcher
-from bots.tak_time import plan
+from bots.deepening import Iteration, deepen
+from bots.tak.search import CHECK_EVERY, MAX_EXTENSION, WIN, WIN_BOUND, Searcher
+from bots.timing import plan
 from rules.game import Game
 from rules.tak.board import Board, code_ptn
 from rules.tak.game import TakGame
 
 MAX_DEPTH = 60
+
+
+def moves_left(board: Board) -> int:
+    """Moves the side to move still expects to make: the game ends at the latest when its
+    pieces run out."""
+    turn = board.turn
+    return max(8, min(30, board.stones[turn] + board.capstones[turn] + 3))
 
 
 class TakSearchBot(Bot):
@@ -67,8 +75,7 @@ class TakSearchBot(Bot):
             )  # fmt: skip
             return win
         turn = board.turn
-        pieces = board.stones[turn] + board.capstones[turn]
-        budget = plan(limits, turn, pieces, float(self.settings["DefaultMs"]))
+        budget = plan(limits, turn, moves_left(board), float(self.settings["DefaultMs"]))
         searcher = self.searcher
         origin = board.copy()
         searcher.load(board)
@@ -80,38 +87,35 @@ class TakSearchBot(Bot):
         )
         max_depth = min(limits.depth or MAX_DEPTH, int(self.settings["MaxDepth"]))
         extension = int(self.settings["ThreatPlies"])
-        best = searcher.root_moves[0]
-        done: tuple[int, int] | None = None  # (depth, value) of the last finished iteration
-        for depth in range(1, max_depth + 1):
+
+        def step(depth: int, previous: Iteration[int, int] | None) -> tuple[int, int]:
             searcher.max_ply = depth + extension if extension else 0
             searcher.partial = None
-            try:
-                value, best = searcher.root(depth)
-            except SearchAborted:
-                if searcher.partial is not None:
-                    # the previous best was searched first: the partial best is as good
-                    # or better, and its value is a depth `depth` value
-                    value, best = searcher.partial
-                    done = (depth, value)
-                # a last report with the whole search's nodes and time
-                if done is not None:
-                    report(self._info(searcher, origin, done[0], done[1], best, started))
-                else:
-                    elapsed = max(time.monotonic() - started, 1e-6)
-                    report(
-                        Info(nodes=searcher.nodes, nps=int(searcher.nodes / elapsed),
-                             time_ms=int(elapsed * 1000), pv=(code_ptn(best, board.size),))
-                    )  # fmt: skip
-                break
-            done = (depth, value)
-            report(self._info(searcher, origin, depth, value, best, started))
-            if abs(value) > WIN_BOUND:
-                break  # proven
-            elapsed = (time.monotonic() - started) * 1000
-            if budget.soft is not None and elapsed > budget.soft * 0.45:
-                break  # the next depth would not finish in time
-            if len(searcher.root_moves) == 1:
-                break
+            return searcher.root(depth)
+
+        def after(it: Iteration[int, int]) -> bool:
+            report(self._info(searcher, origin, it.depth, it.value, it.move, started))
+            return (
+                abs(it.value) > WIN_BOUND  # proven
+                or not budget.deepen((time.monotonic() - started) * 1000)
+                or len(searcher.root_moves) == 1
+            )
+
+        outcome = deepen(step, max_depth, after, lambda: searcher.partial)
+        done = outcome.last
+        if not outcome.aborted:
+            assert done is not None
+            return done.move
+        # a last report with the whole search's nodes and time
+        if done is not None:
+            report(self._info(searcher, origin, done.depth, done.value, done.move, started))
+            return done.move
+        best = searcher.root_moves[0]
+        elapsed = max(time.monotonic() - started, 1e-6)
+        report(
+            Info(nodes=searcher.nodes, nps=int(searcher.nodes / elapsed),
+                 time_ms=int(elapsed * 1000), pv=(code_ptn(best, board.size),))
+        )  # fmt: skip
         return best
 
     @staticmethod
