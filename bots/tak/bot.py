@@ -22,13 +22,29 @@ from rules.tak.board import Board, code_ptn
 from rules.tak.game import TakGame
 
 MAX_DEPTH = 60
+#: a score fall (centi-flats) between iterations that marks the position as sharp
+SHARP_DROP = 30
 
 
 def moves_left(board: Board) -> int:
     """Moves the side to move still expects to make: the game ends at the latest when its
     pieces run out."""
     turn = board.turn
-    return max(8, min(30, board.stones[turn] + board.capstones[turn] + 3))
+    return max(6, min(24, (board.stones[turn] + board.capstones[turn]) // 2 + 8))
+
+
+def sharpness(done: list[Iteration[int, int]]) -> float:
+    """How much longer than usual to keep deepening: a best move that changed or a score
+    that fell in the last iteration (the position is sharp) earns up to twice the time."""
+    if len(done) < 3:
+        return 1.0
+    last, before = done[-1], done[-2]
+    factor = 1.0
+    if last.move != before.move:
+        factor += 0.5
+    if last.value < before.value - SHARP_DROP:
+        factor += 0.5
+    return factor
 
 
 class TakSearchBot(Bot):
@@ -93,11 +109,15 @@ class TakSearchBot(Bot):
             searcher.partial = None
             return searcher.root(depth)
 
+        history: list[Iteration[int, int]] = []
+
         def after(it: Iteration[int, int]) -> bool:
             report(self._info(searcher, origin, it.depth, it.value, it.move, started))
+            history.append(it)
+            elapsed = (time.monotonic() - started) * 1000
             return (
                 abs(it.value) > WIN_BOUND  # proven
-                or not budget.deepen((time.monotonic() - started) * 1000)
+                or not budget.deepen(elapsed / sharpness(history))
                 or len(searcher.root_moves) == 1
             )
 

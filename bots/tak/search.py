@@ -1,7 +1,9 @@
 """Alpha-beta search for Tak: negamax with principal variation search, on the fast board.
 
-* a transposition table keyed by the board's incremental Zobrist hash (depth, bound,
-  value, best move), always replaced, cleared when it grows past `TT_LIMIT`;
+* a transposition table of `TT_SLOTS` slots (bounded memory), indexed by the low bits
+  of the board's incremental Zobrist hash, each holding (hash, depth, bound, value, best
+  move, search number); a store replaces the slot's entry when it is for the same
+  position, from an earlier search, or not deeper (depth-preferred with ageing);
 * move ordering: the table's move, two killers per ply, then a history table seeded
   with a static prior (flat placements near the centre first, walls and slides later);
 * late move reductions for quiet moves searched late at depth >= 3, and late move
@@ -28,6 +30,7 @@ of the last finished iteration (or a better one proven in the unfinished one).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
@@ -42,13 +45,24 @@ INF = WIN + 1
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 128
 MAX_EXTENSION = 8
-TT_LIMIT = 1_500_000
+TT_LIMIT = 1_500_000  # static evaluations cached (the cache is emptied beyond it)
+#: transposition table slots (a power of two; about 120 bytes each when filled)
+TT_SLOTS = 1 << 19
 CHECK_EVERY = 128
 CODE_SPACE = 1 << 19
 TT_BONUS = 1 << 40
 KILLER_BONUS = (1 << 30, 1 << 29)
 LMP_BASE = 8
 RULE50_PLIES = 50
+#: late move reductions by depth and move number: about ln(depth) * ln(i) / 2.25 plies,
+#: at least 1, leaving at least one ply (i < 3 and killers are never reduced)
+LMR_DEPTHS = 64
+LMR_MOVES = 256
+LMR = [
+    [max(1, min(d - 2, int(0.5 + math.log(max(d, 1)) * math.log(max(i, 1)) / 2.25)))
+     for i in range(LMR_MOVES)]
+    for d in range(LMR_DEPTHS)
+]  # fmt: skip
 #: the smallest board on which the search prunes with null moves: on 8x8 it won a match
 #: against the search without it (75% of 20 games); on 5x5 and 7x7 it showed no gain
 NULL_MOVE_MIN_SIZE = 8
@@ -69,7 +83,11 @@ class Searcher:
     """Searches one board; tables (TT, history) persist from move to move in a game."""
 
     def __init__(self) -> None:
-        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        #: slots of (hash, depth, bound, value, move, search number), or None
+        self.tt: list[tuple[int, int, int, int, int, int] | None] = [None] * TT_SLOTS
+        self.tt_mask = TT_SLOTS - 1
+        #: the number of the running search (entries of older ones are replaced first)
+        self.generation = 0
         #: static evaluations by position hash
         self.evals: dict[int, int] = {}
         self.size = 0
@@ -151,12 +169,11 @@ class Searcher:
             self.lmp = [0, LMP_BASE + 2 * board.size, 2 * LMP_BASE + 4 * board.size]
             self.order = [self.prior[:], self.prior[:]]
             self.touched = set()
-            self.tt.clear()
+            self.tt = [None] * TT_SLOTS
             self.evals.clear()
         else:
             self._age_history()
-        if len(self.tt) > TT_LIMIT:
-            self.tt.clear()
+        self.generation += 1
         if len(self.evals) > TT_LIMIT:
             self.evals.clear()
         self.board = board
@@ -172,10 +189,10 @@ class Searcher:
         moves = board.moves()
         order = self.order[board.turn]
         moves.sort(key=order.__getitem__, reverse=True)
-        entry = self.tt.get(board.hash)
-        if entry is not None and entry[3] in moves:
-            moves.remove(entry[3])
-            moves.insert(0, entry[3])
+        known = self.table_move(board.hash)
+        if known in moves:
+            moves.remove(known)
+            moves.insert(0, known)
         self.root_moves = moves
 
     def _age_history(self) -> None:
@@ -226,7 +243,8 @@ class Searcher:
                     alpha = value
         moves.remove(best_move)
         moves.insert(0, best_move)
-        self.tt[board.hash] = (depth, EXACT, best, best_move)
+        key = board.hash
+        self.tt[key & self.tt_mask] = (key, depth, EXACT, best, best_move, self.generation)
         return best, best_move
 
     # ---- interior nodes --------------------------------------------------------------
@@ -269,10 +287,12 @@ class Searcher:
             depth = 1  # the opponent threatens a road: look for the block
         # transposition table
         key = board.hash
-        entry = self.tt.get(key)
+        tt = self.tt
+        slot = key & self.tt_mask
+        entry = tt[slot]
         tt_move = 0
-        if entry is not None:
-            e_depth, flag, value, tt_move = entry
+        if entry is not None and entry[0] == key:
+            _, e_depth, flag, value, tt_move, _ = entry
             if e_depth >= depth:
                 if value > WIN_BOUND:
                     value -= ply
@@ -288,9 +308,12 @@ class Searcher:
         # null-move pruning: in a null-window search, when passing the move still fails
         # high at a reduced depth, so would a real move (not near the end of the game, not
         # under a road threat, not twice in a line, not with the draw rules on)
+        # the opponent's road-in-one squares: blocks are searched first, and no null move
+        threat_sq = win_squares(t, theirs, empty) if theirs else 0
         if (
             depth >= 3
             and beta - alpha == 1
+            and not threat_sq
             and self.null_move
             and not self.in_null
             and not rules
@@ -299,7 +322,6 @@ class Searcher:
             and board.stones[turn] + board.capstones[turn] >= ENDGAME
             and board.stones[1 - turn] + board.capstones[1 - turn] >= ENDGAME
             and empty.bit_count() >= ENDGAME
-            and not win_squares(t, theirs, empty)
         ):
             value = self.evals.get(key)
             if value is None:
@@ -328,6 +350,11 @@ class Searcher:
         if k2:
             order[k2] += KILLER_BONUS[1]
         moves.sort(key=order.__getitem__, reverse=True)
+        if threat_sq:
+            # placements on a square where the opponent completes a road come first
+            blocks = [c for c in moves if (c >> KIND_SHIFT) & 3 != 3 and threat_sq >> (c & 63) & 1]
+            if blocks:
+                moves = blocks + [c for c in moves if c not in blocks]
         if tt_move:
             order[tt_move] -= TT_BONUS
         if k1:
@@ -340,7 +367,8 @@ class Searcher:
         best = -INF
         best_move = 0
         a = alpha
-        reduce_from = 3 if depth >= 3 else 1 << 30
+        reduce_from = 3 if depth >= 3 and not threat_sq else 1 << 30
+        lmr = LMR[depth] if depth < LMR_DEPTHS else LMR[LMR_DEPTHS - 1]
         # late move pruning: near the leaves of a null-window search only the first
         # moves in order are tried (unless all of those lose)
         prune_from = self.lmp[depth] if depth <= 2 and beta - alpha == 1 else 1 << 30
@@ -356,7 +384,7 @@ class Searcher:
             else:
                 r = 0
                 if i >= reduce_from and code != k1 and code != k2:
-                    r = 2 if i >= 12 and depth >= 5 else 1
+                    r = lmr[i] if i < LMR_MOVES else lmr[LMR_MOVES - 1]
                 value = -search(next_depth - r, -a - 1, -a, ply + 1)
                 if value > a and (r or value < beta):
                     value = -search(next_depth, -beta, -a, ply + 1)
@@ -379,8 +407,15 @@ class Searcher:
             stored += ply
         elif stored < -WIN_BOUND:
             stored -= ply
-        self.tt[key] = (depth, flag, stored, best_move)
+        old = tt[slot]
+        if old is None or old[0] == key or old[5] != self.generation or depth >= old[1]:
+            tt[slot] = (key, depth, flag, stored, best_move, self.generation)
         return best
+
+    def table_move(self, key: int) -> int:
+        """The best move stored for a position hash (0 if none)."""
+        entry = self.tt[key & self.tt_mask]
+        return entry[4] if entry is not None and entry[0] == key else 0
 
     # ---- principal variation --------------------------------------------------------------
     def principal_variation(self, board: Board, first: int, depth: int) -> list[int]:
@@ -390,11 +425,11 @@ class Searcher:
         board.make(first)
         seen = {board.hash}
         while len(line) < max(depth, 1) and board.result() is None:
-            entry = self.tt.get(board.hash)
-            if entry is None or not entry[3] or entry[3] not in board.moves():
+            move = self.table_move(board.hash)
+            if not move or move not in board.moves():
                 break
-            board.make(entry[3])
-            line.append(entry[3])
+            board.make(move)
+            line.append(move)
             if board.hash in seen:
                 break
             seen.add(board.hash)
