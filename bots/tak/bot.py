@@ -13,9 +13,10 @@ import threading
 import time
 from typing import Any, ClassVar
 
-from bots.base import Bot, BotOption, Info, Limits, Report
+from bots.base import BotOption, Info, Limits, Report, SeededBot
 from bots.deepening import Iteration, deepen
-from bots.tak.search import CHECK_EVERY, MAX_EXTENSION, WIN, WIN_BOUND, Searcher
+from bots.tak.level import LEVELS, TOP, capped, pick
+from bots.tak.search import CHECK_EVERY, MAX_EXTENSION, WIN_BOUND, Searcher
 from bots.timing import plan
 from rules.game import Game
 from rules.tak.board import Board, code_ptn
@@ -47,10 +48,12 @@ def sharpness(done: list[Iteration[int, int]]) -> float:
     return factor
 
 
-class TakSearchBot(Bot):
+class TakSearchBot(SeededBot):
     name: ClassVar[str] = "search"
     games: ClassVar[tuple[str, ...]] = ("tak",)
     options: ClassVar[tuple[BotOption, ...]] = (
+        *SeededBot.options,
+        BotOption("Level", "spin", default=str(TOP), min=1, max=TOP),
         BotOption("DefaultMs", "spin", default="1000", min=1, max=3_600_000),
         BotOption("MaxDepth", "spin", default=str(MAX_DEPTH), min=1, max=MAX_DEPTH),
         BotOption("ThreatPlies", "spin", default="0", min=0, max=MAX_EXTENSION),
@@ -59,6 +62,11 @@ class TakSearchBot(Bot):
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
         self.searcher = Searcher()
+
+    def set_option(self, name: str, value: str) -> None:
+        if name.lower() == "level" and value.strip() not in {str(k) for k in LEVELS}:
+            raise ValueError(f"option 'Level' takes 1..{TOP}, not {value!r}")
+        super().set_option(name, value.strip() if name.lower() == "level" else value)
 
     def new_game(self) -> None:
         self.searcher = Searcher()
@@ -86,12 +94,15 @@ class TakSearchBot(Bot):
         win = board.winning_move()
         if win is not None:
             report(
-                Info(depth=1, score_cp=WIN - 1, solved="win", nodes=1, time_ms=0,
+                Info(depth=1, solved="win", nodes=1, time_ms=0,
                      pv=(code_ptn(win, board.size),))
             )  # fmt: skip
             return win
         turn = board.turn
-        budget = plan(limits, turn, moves_left(board), float(self.settings["DefaultMs"]))
+        level = LEVELS[int(self.settings["Level"])]
+        budget = capped(
+            plan(limits, turn, moves_left(board), float(self.settings["DefaultMs"])), level
+        )
         searcher = self.searcher
         origin = board.copy()
         searcher.load(board)
@@ -101,7 +112,7 @@ class TakSearchBot(Bot):
         searcher.deadline = (
             started + budget.hard / 1000 if budget.hard is not None else float("inf")
         )
-        max_depth = min(limits.depth or MAX_DEPTH, int(self.settings["MaxDepth"]))
+        max_depth = min(limits.depth or MAX_DEPTH, int(self.settings["MaxDepth"]), level.depth)
         extension = int(self.settings["ThreatPlies"])
 
         def step(depth: int, previous: Iteration[int, int] | None) -> tuple[int, int]:
@@ -123,20 +134,22 @@ class TakSearchBot(Bot):
 
         outcome = deepen(step, max_depth, after, lambda: searcher.partial)
         done = outcome.last
-        if not outcome.aborted:
-            assert done is not None
-            return done.move
-        # a last report with the whole search's nodes and time
-        if done is not None:
+        if outcome.aborted and done is not None:
+            # a last report with the whole search's nodes and time
             report(self._info(searcher, origin, done.depth, done.value, done.move, started))
-            return done.move
-        best = searcher.root_moves[0]
-        elapsed = max(time.monotonic() - started, 1e-6)
-        report(
-            Info(nodes=searcher.nodes, nps=int(searcher.nodes / elapsed),
-                 time_ms=int(elapsed * 1000), pv=(code_ptn(best, board.size),))
-        )  # fmt: skip
-        return best
+        if done is None:
+            best = searcher.root_moves[0]
+            elapsed = max(time.monotonic() - started, 1e-6)
+            report(
+                Info(nodes=searcher.nodes, nps=int(searcher.nodes / elapsed),
+                     time_ms=int(elapsed * 1000), pv=(code_ptn(best, board.size),))
+            )  # fmt: skip
+        else:
+            best = done.move
+        chosen = pick(origin, best, searcher.root_moves, level, self.rng())
+        if chosen != best:
+            report(Info(string=f"level {self.settings['Level']}: {code_ptn(chosen, board.size)}"))
+        return chosen
 
     @staticmethod
     def _info(
@@ -152,7 +165,7 @@ class TakSearchBot(Bot):
         pv = tuple(code_ptn(c, size) for c in searcher.principal_variation(origin, move, depth))
         return Info(
             depth=depth,
-            score_cp=max(-WIN, min(WIN, value)),
+            score_cp=None if solved else value,
             solved=solved,
             nodes=searcher.nodes,
             nps=int(searcher.nodes / elapsed),

@@ -3,6 +3,9 @@
 Works straight on the bitboards of `rules.tak.board.Board`. Terms (each side, then the
 difference from the side to move's point of view):
 
+The weights come from `bots/tak/weights.json` (fitted on self-play positions by
+`benchmarks/tak_texel.py`; see docs/bots.md).
+
 * flat count: 100 per top flat, komi (`half_komi * 50`) counted against black; when
   either side holds fewer than `ENDGAME` pieces (or fewer squares are empty) the other
   terms fade out and each flat weighs up to 220;
@@ -20,25 +23,41 @@ exact and cheap: four flood fills. The search uses it for its win-in-one check.
 
 from __future__ import annotations
 
+import json
 from functools import cache
+from importlib import resources
+from typing import Any
 
 from rules.tak.board import Board
 from rules.tak.roads import component
 from rules.tak.tables import SizeTables
 
-FLAT = 100
-TEMPO = 40
 ENDGAME = 8  # pieces in hand (or empty squares) below which the flat count takes over
-ENDGAME_FLAT = 15  # extra weight of a flat per piece below ENDGAME
-WALL = 35
-WALL_BLOCK = 12
-CAP = 30
+
+
+def load_weights(text: str | None = None) -> dict[str, Any]:
+    """The evaluation's weights: `text` (JSON), or the package's `weights.json`."""
+    if text is None:
+        text = resources.files("bots.tak").joinpath("weights.json").read_text()
+    weights: dict[str, Any] = json.loads(text)
+    return weights
+
+
+WEIGHTS = load_weights()
+FLAT = int(WEIGHTS["flat"])
+TEMPO = int(WEIGHTS["tempo"])
+ENDGAME_FLAT = int(WEIGHTS["endgame_flat"])  # extra weight of a flat per piece below ENDGAME
+WALL = int(WEIGHTS["wall"])
+WALL_BLOCK = int(WEIGHTS["wall_block"])
+CAP = int(WEIGHTS["cap_centre"])
+FLAT_CENTRE = int(WEIGHTS["flat_centre"])
+GROUP_SPAN = int(WEIGHTS["group_span"])
 #: per own piece buried in a stack (within the carry limit), by the safety of its top:
 #: a flat next to an enemy top (it can be captured), another flat, a wall or capstone
-RESERVE = (8, 22, 40)
-CAPTIVE = (4, 12, 25)  # per enemy piece held down, same order
-THREAT_ONE = 70  # the side not to move has one placement win: a tempo to block
-THREAT_MANY = 700  # two or more: hard to stop
+RESERVE = tuple(int(v) for v in WEIGHTS["reserve"])
+CAPTIVE = tuple(int(v) for v in WEIGHTS["captive"])  # per enemy piece held down, same order
+THREAT_ONE = int(WEIGHTS["threat_one"])  # the side not to move has one placement win
+THREAT_MANY = int(WEIGHTS["threat_many"])  # two or more: hard to stop
 #: the side to move completes a road at once (the search scores this as a proven win)
 WIN_NOW = 20_000
 
@@ -55,7 +74,7 @@ class EvalTables:
             rank, file = divmod(sq, n)
             dist = abs(rank - centre) + abs(file - centre)  # 0 at the centre
             edge = 1.0 - dist / (2 * centre) if centre else 1.0
-            self.flat_pst.append(round(8 * edge))
+            self.flat_pst.append(max(0, min(15, round(FLAT_CENTRE * edge))))
             self.cap_pst.append(round(CAP * edge))
         #: the flat bonuses as bit planes: sum = sum(popcount(bits & plane[k]) << k)
         self.flat_planes = [
@@ -67,7 +86,7 @@ class EvalTables:
         self.keep1 = full & ~sum(cols[max(0, n - 1) :])
         self.keep2 = full & ~sum(cols[max(0, n - 2) :])
         self.keep4 = full & ~sum(cols[max(0, n - 4) :])
-        self.span_bonus = [round(140 * (s / n) ** 3) if s < n else 0 for s in range(n + 1)]
+        self.span_bonus = [round(GROUP_SPAN * (s / n) ** 3) if s < n else 0 for s in range(n + 1)]
 
 
 @cache
