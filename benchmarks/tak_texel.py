@@ -4,7 +4,8 @@ Recipe (the data is made, not shipped; a few minutes per thousand positions):
 
     python benchmarks/tak_texel.py generate --size 5 --games 150 --out pos5.txt
     python benchmarks/tak_texel.py generate --size 6 --games 100 --komi 2 --out pos6.txt
-    python benchmarks/tak_texel.py fit pos5.txt pos6.txt --out bots/tak/weights.json
+    python benchmarks/tak_texel.py fit pos5.txt --key 5 --out bots/tak/weights.json
+    python benchmarks/tak_texel.py fit pos6.txt --key 6 --out bots/tak/weights.json
 
 `generate` plays the search bot against itself at a fixed node count per move from
 random four-ply openings and writes one line per sampled position: the game's result
@@ -13,7 +14,9 @@ has a road in one, and the first plies, are left out. `fit` computes each positi
 evaluation terms (`features`, the same terms as `bots.tak.eval.static`, whose value is
 their weighted sum), scales the logistic curve to the current weights, then moves the
 weights by gradient descent on the mean squared error between the curve of the
-evaluation and the results, and writes the weights file the evaluation loads.
+evaluation and the results (with a small ridge pull towards the starting weights, so
+that terms the data hardly shows stay near their values), and writes the weights file
+the evaluation loads.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from tak_openings import opening
 
 from bots.base import Limits
 from bots.tak.bot import TakSearchBot
-from bots.tak.eval import ENDGAME, WEIGHTS, neighbours, win_squares
+from bots.tak.eval import ENDGAME, WEIGHTS, neighbours, weights_for, win_squares
 from rules.tak.board import Board
 from rules.tak.game import TakGame
 from rules.tak.roads import component
@@ -173,7 +176,9 @@ def error(data: list[tuple[float, list[float]]], w: list[float], k: float) -> fl
 
 def fit(args: argparse.Namespace) -> None:
     data = load(args.data)
-    w = flat_weights(WEIGHTS)
+    base = WEIGHTS["all"] if args.key == "all" else weights_for(int(args.key))
+    w = flat_weights(base)
+    start = list(w)
     k = min((error(data, w, k / 100), k / 100) for k in range(5, 300, 5))[1]
     print(f"{len(data)} positions, scale {k}, error {error(data, w, k):.5f}")
     # feature scales, so that one step size fits every weight
@@ -190,18 +195,23 @@ def fit(args: argparse.Namespace) -> None:
         for i in range(len(w)):
             if NAMES[i] in args.fixed:
                 continue
-            w[i] -= args.rate * grad[i] / len(data) / (scale[i] ** 2) * 100
+            # a ridge pull towards the starting weights keeps terms the data hardly sees
+            pull = args.ridge * (w[i] - start[i]) / 10_000
+            w[i] -= args.rate * (grad[i] / len(data) + pull) / (scale[i] ** 2) * 100
             w[i] = max(0.0, w[i])
         if epoch % 50 == 0 or epoch == args.epochs - 1:
             print(f"epoch {epoch}: error {error(data, w, k):.5f}")
-    weights = dict(WEIGHTS)
+    weights = dict(base)
     for name, value in zip(NAMES, w, strict=True):
         if name[-1].isdigit():
             weights[name[:-1]] = [*weights[name[:-1]]]
             weights[name[:-1]][int(name[-1])] = round(value)
         else:
             weights[name] = round(value)
-    Path(args.out).write_text(json.dumps(weights, indent=1) + "\n")
+    out = Path(args.out)
+    every = json.loads(out.read_text()) if out.exists() else {}
+    every[args.key] = weights
+    out.write_text(json.dumps(every, indent=1) + "\n")
     print(json.dumps(weights))
 
 
@@ -217,9 +227,13 @@ def main() -> None:
     gen.add_argument("--out", required=True, help="file the positions are appended to")
     fitter = sub.add_parser("fit", help="fit the weights on position files")
     fitter.add_argument("data", nargs="+", help="files written by generate")
-    fitter.add_argument("--out", required=True, help="weights file to write")
+    fitter.add_argument("--out", required=True, help="weights file to update")
+    fitter.add_argument("--key", default="all",
+                        help='the set fitted: "all" (default) or one board size')  # fmt: skip
     fitter.add_argument("--epochs", type=int, default=300, help="descent steps (default 300)")
-    fitter.add_argument("--rate", type=float, default=1.0, help="step size (default 1)")
+    fitter.add_argument("--rate", type=float, default=300.0, help="step size (default 300)")
+    fitter.add_argument("--ridge", type=float, default=0.001,
+                        help="pull towards the current weights (default 0.001)")  # fmt: skip
     fitter.add_argument("--fixed", nargs="*", default=["flat", "tempo"],
                         help="weights kept as they are (default: flat tempo)")  # fmt: skip
     args = parser.parse_args()

@@ -35,29 +35,23 @@ from rules.tak.tables import SizeTables
 ENDGAME = 8  # pieces in hand (or empty squares) below which the flat count takes over
 
 
-def load_weights(text: str | None = None) -> dict[str, Any]:
-    """The evaluation's weights: `text` (JSON), or the package's `weights.json`."""
+def load_weights(text: str | None = None) -> dict[str, dict[str, Any]]:
+    """The evaluation's weights by board size ("all", or a size's own set overriding
+    it): `text` (JSON), or the package's `weights.json`."""
     if text is None:
         text = resources.files("bots.tak").joinpath("weights.json").read_text()
-    weights: dict[str, Any] = json.loads(text)
+    weights: dict[str, dict[str, Any]] = json.loads(text)
     return weights
 
 
 WEIGHTS = load_weights()
-FLAT = int(WEIGHTS["flat"])
-TEMPO = int(WEIGHTS["tempo"])
-ENDGAME_FLAT = int(WEIGHTS["endgame_flat"])  # extra weight of a flat per piece below ENDGAME
-WALL = int(WEIGHTS["wall"])
-WALL_BLOCK = int(WEIGHTS["wall_block"])
-CAP = int(WEIGHTS["cap_centre"])
-FLAT_CENTRE = int(WEIGHTS["flat_centre"])
-GROUP_SPAN = int(WEIGHTS["group_span"])
-#: per own piece buried in a stack (within the carry limit), by the safety of its top:
-#: a flat next to an enemy top (it can be captured), another flat, a wall or capstone
-RESERVE = tuple(int(v) for v in WEIGHTS["reserve"])
-CAPTIVE = tuple(int(v) for v in WEIGHTS["captive"])  # per enemy piece held down, same order
-THREAT_ONE = int(WEIGHTS["threat_one"])  # the side not to move has one placement win
-THREAT_MANY = int(WEIGHTS["threat_many"])  # two or more: hard to stop
+
+
+def weights_for(size: int) -> dict[str, Any]:
+    """The weights of one board size."""
+    return {**WEIGHTS["all"], **WEIGHTS.get(str(size), {})}
+
+
 #: the side to move completes a road at once (the search scores this as a proven win)
 WIN_NOW = 20_000
 
@@ -67,6 +61,21 @@ class EvalTables:
 
     def __init__(self, size: int) -> None:
         n = self.size = size
+        w = weights_for(size)
+        self.flat = int(w["flat"])
+        self.tempo = int(w["tempo"])
+        #: extra weight of a flat per piece below ENDGAME
+        self.endgame_flat = int(w["endgame_flat"])
+        self.wall = int(w["wall"])
+        self.wall_block = int(w["wall_block"])
+        #: per own piece buried in a stack (within the carry limit), by the safety of its
+        #: top: a flat next to an enemy top (it can be captured), another flat, a wall or
+        #: capstone; captives: per enemy piece held down, same order
+        self.reserve = tuple(int(v) for v in w["reserve"])
+        self.captive = tuple(int(v) for v in w["captive"])
+        #: the side not to move has one placement win (a tempo to block), or more
+        self.threat_one = int(w["threat_one"])
+        self.threat_many = int(w["threat_many"])
         centre = (n - 1) / 2
         self.flat_pst: list[int] = []
         self.cap_pst: list[int] = []
@@ -74,8 +83,8 @@ class EvalTables:
             rank, file = divmod(sq, n)
             dist = abs(rank - centre) + abs(file - centre)  # 0 at the centre
             edge = 1.0 - dist / (2 * centre) if centre else 1.0
-            self.flat_pst.append(max(0, min(15, round(FLAT_CENTRE * edge))))
-            self.cap_pst.append(round(CAP * edge))
+            self.flat_pst.append(max(0, min(15, round(w["flat_centre"] * edge))))
+            self.cap_pst.append(round(w["cap_centre"] * edge))
         #: the flat bonuses as bit planes: sum = sum(popcount(bits & plane[k]) << k)
         self.flat_planes = [
             sum(1 << sq for sq, v in enumerate(self.flat_pst) if v >> k & 1) for k in range(4)
@@ -86,7 +95,8 @@ class EvalTables:
         self.keep1 = full & ~sum(cols[max(0, n - 1) :])
         self.keep2 = full & ~sum(cols[max(0, n - 2) :])
         self.keep4 = full & ~sum(cols[max(0, n - 4) :])
-        self.span_bonus = [round(GROUP_SPAN * (s / n) ** 3) if s < n else 0 for s in range(n + 1)]
+        span = w["group_span"]
+        self.span_bonus = [round(span * (s / n) ** 3) if s < n else 0 for s in range(n + 1)]
 
 
 @cache
@@ -217,16 +227,20 @@ def static(board: Board, their_wins: int) -> int:
         score += cap_pst[sq] if white & low else -cap_pst[sq]
         x ^= low
     # walls: a base value plus the enemy road pieces they touch
+    wall = et.wall
+    wall_block = et.wall_block
     x = walls
     while x:
         low = x & -x
         near = neighbours(t, low)
         if white & low:
-            score += WALL + WALL_BLOCK * (near & b_road).bit_count()
+            score += wall + wall_block * (near & b_road).bit_count()
         else:
-            score -= WALL + WALL_BLOCK * (near & w_road).bit_count()
+            score -= wall + wall_block * (near & w_road).bit_count()
         x ^= low
     # stacks: reserves and captives within the carry limit
+    reserve = et.reserve
+    captive = et.captive
     colors = board.colors
     n = t.size
     for sq, h in enumerate(board.heights):
@@ -242,9 +256,9 @@ def static(board: Board, their_wins: int) -> int:
         else:
             safety = 0 if neighbours(t, bit) & (white if black_top else black) else 1
         if black_top:
-            score -= RESERVE[safety] * blacks + CAPTIVE[safety] * (count - blacks)
+            score -= reserve[safety] * blacks + captive[safety] * (count - blacks)
         else:
-            score += RESERVE[safety] * (count - blacks) + CAPTIVE[safety] * blacks
+            score += reserve[safety] * (count - blacks) + captive[safety] * blacks
     # roads
     score += _groups_score(t, et, w_road) - _groups_score(t, et, b_road)
     # near the end (few pieces in hand or few empty squares) the flat count takes over
@@ -256,10 +270,11 @@ def static(board: Board, their_wins: int) -> int:
         t.squares - (white | black).bit_count(),
     )
     if left < ENDGAME:
-        score = score * left // ENDGAME + flats * (FLAT + ENDGAME_FLAT * (ENDGAME - left)) // 2
+        weight = et.flat + et.endgame_flat * (ENDGAME - left)
+        score = score * left // ENDGAME + flats * weight // 2
     else:
-        score += flats * FLAT // 2
-    value = TEMPO + (-score if turn else score)
+        score += flats * et.flat // 2
+    value = et.tempo + (-score if turn else score)
     if their_wins:
-        value -= THREAT_MANY if their_wins > 1 else THREAT_ONE
+        value -= et.threat_many if their_wins > 1 else et.threat_one
     return value
