@@ -10,10 +10,13 @@ really is better, and its value is a value of the new depth).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
 import attrs
+
+from bots.base import Info
 
 V = TypeVar("V")
 M = TypeVar("M")
@@ -62,3 +65,21 @@ def deepen(
         if after(last):
             break
     return Outcome(last, False)
+
+
+def iteration_info(
+    depth: int, value: int, win_bound: int, nodes: int, started: float, pv: tuple[str, ...]
+) -> Info:
+    """The report of a finished iteration: a value beyond `win_bound` either way is a
+    proven win or loss (`score solved`), any other a centi-unit score."""
+    elapsed = max(time.monotonic() - started, 1e-6)
+    solved = "win" if value > win_bound else "loss" if value < -win_bound else None
+    return Info(
+        depth=depth,
+        score_cp=None if solved else value,
+        solved=solved,
+        nodes=nodes,
+        nps=int(nodes / elapsed),
+        time_ms=int(elapsed * 1000),
+        pv=pv,
+    )

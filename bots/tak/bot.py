@@ -14,7 +14,7 @@ import time
 from typing import Any, ClassVar
 
 from bots.base import BotOption, Info, Limits, Report, SeededBot
-from bots.deepening import Iteration, deepen
+from bots.deepening import Iteration, deepen, iteration_info
 from bots.tak.level import LEVELS, TOP, capped, pick
 from bots.tak.search import CHECK_EVERY, MAX_EXTENSION, WIN_BOUND, Searcher
 from bots.timing import plan
@@ -155,20 +155,6 @@ class TakSearchBot(SeededBot):
     def _info(
         searcher: Searcher, origin: Board, depth: int, value: int, move: int, started: float
     ) -> Info:
-        elapsed = max(time.monotonic() - started, 1e-6)
-        solved = None
-        if value > WIN_BOUND:
-            solved = "win"
-        elif value < -WIN_BOUND:
-            solved = "loss"
         size = origin.size
         pv = tuple(code_ptn(c, size) for c in searcher.principal_variation(origin, move, depth))
-        return Info(
-            depth=depth,
-            score_cp=None if solved else value,
-            solved=solved,
-            nodes=searcher.nodes,
-            nps=int(searcher.nodes / elapsed),
-            time_ms=int(elapsed * 1000),
-            pv=pv,
-        )
+        return iteration_info(depth, value, WIN_BOUND, searcher.nodes, started, pv)

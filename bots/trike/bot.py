@@ -14,7 +14,7 @@ import time
 from typing import Any, ClassVar
 
 from bots.base import Bot, BotOption, Info, Limits, Report
-from bots.deepening import Iteration, deepen
+from bots.deepening import Iteration, deepen, iteration_info
 from bots.timing import plan
 from bots.trike.search import MAX_DEPTH, WIN, WIN_BOUND, Searcher
 from rules.game import Game
@@ -87,20 +87,6 @@ class TrikeSearchBot(Bot):
 
     @staticmethod
     def _info(searcher: Searcher, depth: int, value: int, move: int, started: float) -> Info:
-        elapsed = max(time.monotonic() - started, 1e-6)
-        solved = None
-        if value > WIN_BOUND:
-            solved = "win"
-        elif value < -WIN_BOUND:
-            solved = "loss"
         names = searcher.names
         pv = tuple(names(m) for m in searcher.principal_variation(move, depth))
-        return Info(
-            depth=depth,
-            score_cp=None if solved else value,
-            solved=solved,
-            nodes=searcher.nodes,
-            nps=int(searcher.nodes / elapsed),
-            time_ms=int(elapsed * 1000),
-            pv=pv,
-        )
+        return iteration_info(depth, value, WIN_BOUND, searcher.nodes, started, pv)
