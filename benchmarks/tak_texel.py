@@ -195,9 +195,9 @@ def fit(args: argparse.Namespace) -> None:
         for i in range(len(w)):
             if NAMES[i] in args.fixed:
                 continue
-            # a ridge pull towards the starting weights keeps terms the data hardly sees
-            pull = args.ridge * (w[i] - start[i]) / 10_000
-            w[i] -= args.rate * (grad[i] / len(data) + pull) / (scale[i] ** 2) * 100
+            w[i] -= args.rate * grad[i] / len(data) / (scale[i] ** 2) * 100
+            # a pull towards the starting weights keeps terms the data hardly sees
+            w[i] -= args.ridge * (w[i] - start[i])
             w[i] = max(0.0, w[i])
         if epoch % 50 == 0 or epoch == args.epochs - 1:
             print(f"epoch {epoch}: error {error(data, w, k):.5f}")
@@ -233,7 +233,7 @@ def main() -> None:
     fitter.add_argument("--epochs", type=int, default=300, help="descent steps (default 300)")
     fitter.add_argument("--rate", type=float, default=300.0, help="step size (default 300)")
     fitter.add_argument("--ridge", type=float, default=0.001,
-                        help="pull towards the current weights (default 0.001)")  # fmt: skip
+                        help="pull back to the start per step (default 0.001)")  # fmt: skip
     fitter.add_argument("--fixed", nargs="*", default=["flat", "tempo"],
                         help="weights kept as they are (default: flat tempo)")  # fmt: skip
     args = parser.parse_args()
