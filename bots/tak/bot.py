@@ -34,6 +34,15 @@ def moves_left(board: Board) -> int:
     return max(6, min(24, (board.stones[turn] + board.capstones[turn]) // 2 + 8))
 
 
+def playable(game: Game[Any], who: str) -> TakGame:
+    """`game` as a Tak game still in progress; ValueError naming `who` otherwise."""
+    if not isinstance(game, TakGame):
+        raise ValueError(f"{who} cannot play {game.name!r}")
+    if game.result is not None:
+        raise ValueError("no legal action: the game is over")
+    return game
+
+
 def sharpness(done: list[Iteration[int, int]]) -> float:
     """How much longer than usual to keep deepening: a best move that changed or a score
     that fell in the last iteration (the position is sharp) earns up to twice the time."""
@@ -72,10 +81,7 @@ class TakSearchBot(SeededBot):
         self.searcher = Searcher()
 
     def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
-        if not isinstance(game, TakGame):
-            raise ValueError(f"the Tak search bot cannot play {game.name!r}")
-        if game.result is not None:
-            raise ValueError("no legal action: the game is over")
+        game = playable(game, "the Tak search bot")
         started = time.monotonic()
         board = game.fast_board()
         options = game.options

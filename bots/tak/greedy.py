@@ -15,12 +15,11 @@ import time
 from typing import Any, ClassVar
 
 from bots.base import Info, Limits, Report, SeededBot
-from bots.tak.bot import moves_left
+from bots.tak.bot import moves_left, playable
 from bots.tak.eval import WIN_NOW, evaluate
 from bots.timing import plan
 from rules.game import Game
 from rules.tak.board import DRAW, code_ptn
-from rules.tak.game import TakGame
 
 LOSS = -1_000_000
 #: the longest the bot thinks with no limit at all (it usually finishes much sooner)
@@ -36,10 +35,7 @@ class GreedyBot(SeededBot):
     games: ClassVar[tuple[str, ...]] = ("tak",)
 
     def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
-        if not isinstance(game, TakGame):
-            raise ValueError(f"the greedy Tak bot cannot play {game.name!r}")
-        if game.result is not None:
-            raise ValueError("no legal action: the game is over")
+        game = playable(game, "the greedy Tak bot")
         board = game.fast_board()
         me = board.turn
         hard = plan(limits, me, moves_left(board), DEFAULT_MS).hard
