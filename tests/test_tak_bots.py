@@ -11,6 +11,7 @@ import pytest
 from bots.registry import make_bot
 from bots.tak.eval import evaluate, win_squares
 from bots.timing import plan
+from rules.registry import new_game
 from rules.tak.game import TakGame
 from rules.tak.roads import road
 from tei.driver import Info, Limits
@@ -219,3 +220,16 @@ def test_greedy_answers_at_once_when_stopped() -> None:
     move = make_bot("tak", "greedy").think(game.copy(), Limits(), stop, report)
     assert move in game.legal()
     assert infos[0].nodes is not None and infos[0].nodes < len(game.legal())
+
+
+@pytest.mark.parametrize(
+    ("bot", "who"), [("greedy", "greedy Tak bot"), ("search", "Tak search bot")]
+)
+def test_the_tak_bots_refuse_other_games_and_finished_ones(bot: str, who: str) -> None:
+    player = make_bot("tak", bot)
+    with pytest.raises(ValueError, match=f"the {who} cannot play 'trike'"):
+        player.think(new_game("trike"), Limits(depth=1), threading.Event(), lambda info: None)
+    won = TakGame.from_tps(PLACE_WIN)
+    won.play(won.parse_action("e1"))
+    with pytest.raises(ValueError, match="game is over"):
+        player.think(won, Limits(depth=1), threading.Event(), lambda info: None)
