@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from functools import cache
 
 from bots.deepening import SearchAborted
 from bots.tak.eval import ENDGAME, eval_tables, static, win_squares
@@ -58,11 +59,18 @@ RULE50_PLIES = 50
 #: at least 1, leaving at least one ply (i < 3 and killers are never reduced)
 LMR_DEPTHS = 64
 LMR_MOVES = 256
-LMR = [
-    [max(1, min(d - 2, int(0.5 + math.log(max(d, 1)) * math.log(max(i, 1)) / 2.25)))
-     for i in range(LMR_MOVES)]
-    for d in range(LMR_DEPTHS)
-]  # fmt: skip
+
+
+@cache
+def lmr_table() -> list[list[int]]:
+    """LMR[depth][move number], built on first use (not at import: engines start faster)."""
+    logs = [math.log(max(i, 1)) / 1.5 for i in range(max(LMR_DEPTHS, LMR_MOVES))]
+    return [
+        [max(1, min(d - 2, int(0.5 + logs[d] * logs[i]))) for i in range(LMR_MOVES)]
+        for d in range(LMR_DEPTHS)
+    ]
+
+
 #: the smallest board on which the search prunes with null moves: on 8x8 it won a match
 #: against the search without it (75% of 20 games); on 5x5 and 7x7 it showed no gain
 NULL_MOVE_MIN_SIZE = 8
@@ -101,6 +109,8 @@ class Searcher:
         self.deadline = float("inf")
         self.should_stop: Callable[[], bool] = lambda: False
         self.board: Board | None = None
+        #: late move reductions (`lmr_table`), set by `load`
+        self.lmr: list[list[int]] = []
         self.max_ply = MAX_PLY
         #: (value, move) of the best root move so far in the running iteration
         self.partial: tuple[int, int] | None = None
@@ -177,6 +187,7 @@ class Searcher:
         if len(self.evals) > TT_LIMIT:
             self.evals.clear()
         self.board = board
+        self.lmr = lmr_table()
         self.null_move = board.size >= self.null_min_size
         self.path[0] = board.hash
         for pair in self.killers:
@@ -368,7 +379,7 @@ class Searcher:
         best_move = 0
         a = alpha
         reduce_from = 3 if depth >= 3 and not threat_sq else 1 << 30
-        lmr = LMR[depth] if depth < LMR_DEPTHS else LMR[LMR_DEPTHS - 1]
+        lmr = self.lmr[depth] if depth < LMR_DEPTHS else self.lmr[LMR_DEPTHS - 1]
         # late move pruning: near the leaves of a null-window search only the first
         # moves in order are tried (unless all of those lose)
         prune_from = self.lmp[depth] if depth <= 2 and beta - alpha == 1 else 1 << 30
