@@ -259,3 +259,14 @@ def test_a_wrong_password_ends_with_status_1(capsys: pytest.CaptureFixture[str])
         finally:
             server.terminate()
     assert "wrong password" in capsys.readouterr().err
+
+
+def test_the_local_server_answers_to_its_earlier_name() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "adapters.playtak.local_server", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "--ws-port" in done.stdout and "python -m adapters.playtak.server" in done.stdout

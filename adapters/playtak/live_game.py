@@ -19,6 +19,7 @@ from adapters.playtak.notation import ServerMove
 from rules.game import Game
 from rules.registry import new_game
 from rules.tak.ptn import PtnGame
+from tei.driver import MAX_TIME_MS
 
 log = logging.getLogger("playtak.bridge")
 
@@ -61,13 +62,10 @@ class LiveGame:
         return ours, theirs
 
 
-#: the largest clock taken from a server, in ms (about 24.8 days: a signed 32-bit int)
-MAX_CLOCK_MS = 2**31 - 1
-
-
 def server_clock_ms(value: int) -> int:
-    """A clock from the server in ms, clamped to 0..MAX_CLOCK_MS (logged when clamped)."""
-    clamped = min(max(0, value), MAX_CLOCK_MS)
+    """A clock from the server in ms, clamped to 0..MAX_TIME_MS (the driver's ceiling for
+    times sent to engines), logged when clamped."""
+    clamped = min(max(0, value), MAX_TIME_MS)
     if clamped != value:
         log.warning("clock %d ms from the server clamped to %d ms", value, clamped)
     return clamped
