@@ -108,3 +108,24 @@ async def test_cancellation_at_any_moment_leaves_nothing(delay: float) -> None:
             await engine.new_game("tak", {"size": "5"})
             await engine.play(PlaceGame(5), Limits(movetime=5000), deadline=trio.current_time() + 9)
     assert fake_processes() == []
+
+
+async def test_an_engine_whose_owner_is_cancelled_quits_without_waiting_out_the_graces() -> None:
+    """The task that reaps the engine is cancelled with the owner's nursery; the shutdown
+    must still see the engine exit on `quit` instead of waiting out both graces (here a
+    minute each) and the final 5 s."""
+    pids: list[int] = []
+    started = trio.Event()
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+
+            async def own() -> None:
+                async with open_engine(fake(), quit_grace=60, term_grace=60) as engine:
+                    pids.append(engine.pid)
+                    started.set()
+                    await trio.sleep_forever()
+
+            nursery.start_soon(own)
+            await started.wait()
+            nursery.cancel_scope.cancel()
+    assert_gone(pids[0])

@@ -98,23 +98,35 @@ class Child:
         return self.popen.returncode
 
     async def watch(self) -> None:
-        """Wait for the process to exit and reap it (the only task doing so)."""
+        """Wait for the process to exit and reap it; `exited` is set then."""
         try:
-            if hasattr(os, "pidfd_open"):
-                fd = os.pidfd_open(self.pid)
-                try:
-                    await trio.lowlevel.wait_readable(fd)
-                finally:
-                    os.close(fd)
-                self.popen.wait()
-            else:
-                await trio.to_thread.run_sync(self.popen.wait, abandon_on_cancel=True)
+            await self._exit()
         finally:
             if self.popen.poll() is not None:
                 self.exited.set()
 
+    async def _exit(self) -> None:
+        if self.popen.poll() is not None:
+            return
+        if hasattr(os, "pidfd_open"):
+            try:
+                fd = os.pidfd_open(self.pid)
+            except ProcessLookupError:  # already reaped
+                return
+            try:
+                await trio.lowlevel.wait_readable(fd)
+            finally:
+                os.close(fd)
+            self.popen.wait()
+        else:
+            await trio.to_thread.run_sync(self.popen.wait, abandon_on_cancel=True)
+
     async def wait(self) -> int:
-        await self.exited.wait()
+        """The exit code, once the process has exited. It waits on the process itself
+        when the watching task is gone (cancelled with its nursery, as in a shutdown)."""
+        if not self.exited.is_set():
+            await self._exit()
+            self.exited.set()
         assert self.popen.returncode is not None
         return self.popen.returncode
 
