@@ -104,11 +104,17 @@ def cluster() -> Iterator[Cluster]:
         running.close()
 
 
-def check_records(out: Path, state: Path, games: int) -> list[dict[str, str]]:
+def check_records(
+    out: Path, state: Path, games: int, *, ordered: bool = True
+) -> list[dict[str, str]]:
     """Every scheduled game in the records once, in schedule order, and the same games
     in the state file; returns the records' tags."""
     tags = [r.tags for r in read_records(out.read_text())]
-    assert [t["Round"] for t in tags] == [f"1.{i}" for i in range(1, games + 1)]
+    rounds = [t["Round"] for t in tags]
+    expected = [f"1.{i}" for i in range(1, games + 1)]
+    # after a hard stop the records of finished games are written at once (never lost),
+    # ahead of earlier games that were still running: each once, but not always in order
+    assert (rounds if ordered else sorted(rounds, key=lambda r: int(r[2:]))) == expected
     saved = read_state(state)
     assert sorted(saved.games) == list(range(games))
     assert sorted(Counter(saved.written)) == list(range(games))
@@ -272,7 +278,7 @@ def test_a_killed_client_resumes_on_the_cluster_and_a_lost_scheduler_stops_clean
         timeout=180,
     )
     assert done.returncode == 0, done.stderr
-    check_records(out, state, 30)
+    check_records(out, state, 30, ordered=False)
 
 
 def test_a_local_cluster_end_to_end(tmp_path: Path) -> None:

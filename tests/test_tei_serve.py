@@ -117,8 +117,8 @@ def test_v1_teinewgame_with_half_komi(start: StartServer, clients: list[Client])
     got = client.expect("readyok")
     assert not [line for line in got if "error" in line], got
     assert search(client, "position startpos moves a1 f6", "go movetime 200") != "--"
-    client.send("teinewgame size 6 halfkomi 99", "isready")
-    assert any("halfkomi 99 is outside 0..8" in line for line in client.expect("readyok"))
+    client.send("teinewgame size 6 halfkomi 1001", "isready")  # the core takes 0..1000
+    assert any("takes 0..1000, not '1001'" in line for line in client.expect("readyok"))
 
 
 def test_several_lines_in_one_message_and_bad_input(
