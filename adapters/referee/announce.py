@@ -18,6 +18,7 @@ from adapters.referee.events import (
 )
 from adapters.referee.stats import TRINOMIAL_VALUES, elo_interval, format_elo, pair_stats, standings
 from rules.game import Game, GameError
+from rules.registry import game_class
 from tei.protocol import Info
 
 if TYPE_CHECKING:
@@ -103,7 +104,8 @@ def game_over(
         players=tuple(players),
         label=label,
         detail=detail,
-        record_format="ptn" if game_name == "tak" else "txt",
+        # the download's file type: PTN where the game writes PTN, plain text otherwise
+        record_format="ptn" if game_class(game_name).record_format == "ptn" else "txt",
     )
 
 
