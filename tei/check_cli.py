@@ -12,7 +12,13 @@ import trio
 
 from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine, check_names
 from tei.numbers_cli import POSITIVE_SECONDS
-from tei.options_cli import add_game_options, checked_game_options
+from tei.options_cli import (
+    add_engine_command,
+    add_game_options,
+    checked_game_options,
+    engine_command,
+    usage_error,
+)
 from tei.transcript import Transcript
 
 EPILOG = """\
@@ -74,12 +80,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--skip 'bare go + stop' for an engine known to need limits",
     )
     add_game_options(parser)
-    parser.add_argument(
-        "engine",
-        nargs=argparse.REMAINDER,
-        metavar="ENGINE_CMD",
-        help="the engine's command line (after --)",
-    )
+    add_engine_command(parser, "ENGINE_CMD", "the engine's command line (after --)")
 
 
 def print_result(result: CheckResult, out: TextIO) -> None:
@@ -119,19 +120,13 @@ def _silence(out: TextIO) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    argv = list(args.engine)
-    if argv[:1] == ["--"]:
-        argv = argv[1:]
+    argv = engine_command(args)
     if not argv:
-        print("tei check: give the engine command, e.g. 'tei check -- tiltak'", file=sys.stderr)
-        return 2
+        return usage_error("check", "give the engine command, e.g. 'tei check -- tiltak'")
     unknown = [name for name in args.skip if name not in check_names()]
     if unknown:
-        print(
-            f"tei check: no such check {unknown[0]!r}; checks: {', '.join(check_names())}",
-            file=sys.stderr,
-        )
-        return 2
+        known = ", ".join(check_names())
+        return usage_error("check", f"no such check {unknown[0]!r}; checks: {known}")
     rules = checked_game_options(args)
     live: TextIO | None = sys.stderr if args.verbose else None
     try:
@@ -140,8 +135,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             transcript = Transcript(live, keep=200_000)
     except OSError as exc:
-        print(f"tei check: cannot write {args.transcript}: {exc}", file=sys.stderr)
-        return 2
+        return usage_error("check", f"cannot write {args.transcript}: {exc}")
     out = sys.stdout
     if not args.json:
         try:

@@ -1,4 +1,5 @@
-"""Command-line options shared by subcommands: which game, and its rules options.
+"""Command-line pieces shared by subcommands: which game and its rules options, the
+repeatable NAME=VALUE options, the engine command after `--`, and usage errors.
 
 Every subcommand reads the rules options the same way: `game_options` gathers them from
 the flags, `check_game_options` validates them against the game's option specs (the
@@ -12,8 +13,9 @@ import sys
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
-from rules.game import GameError, OptionError
+from rules.game import Game, GameError, OptionError
 from rules.registry import GAME_NAMES, game_class
+from tei.errors import TeiError
 
 #: rules option -> the flag that sets it (for "drop --komi" hints)
 FLAGS = {
@@ -41,19 +43,74 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--short-game", action="store_true", help="Traxit short game: 3 sets of 3 rounds"
     )
-    group.add_argument(
+    add_pairs_option(
+        group,
         "--rule",
-        action="append",
-        default=[],
+        "any other rules option of the game core (repeatable), e.g. flats=25",
         metavar="KEY=VALUE",
-        help="any other rules option of the game core (repeatable), e.g. flats=25",
     )
+
+
+class UsageError(TeiError, ValueError):
+    """A bad command-line value; the message names the flag and the value."""
+
+
+def usage_error(command: str | None, message: object) -> int:
+    """`tei COMMAND: message` on stderr; returns 2, the exit status of a usage error."""
+    print(f"tei {command}: {message}" if command else f"tei: {message}", file=sys.stderr)
+    return 2
 
 
 def _usage_error(message: str, command: str | None = None) -> NoReturn:
     """A bad command-line value: the message on stderr and exit status 2, as argparse does."""
-    print(f"tei {command}: {message}" if command else f"tei: {message}", file=sys.stderr)
-    raise SystemExit(2)
+    raise SystemExit(usage_error(command, message))
+
+
+def add_pairs_option(
+    parser: argparse._ActionsContainer,
+    flag: str,
+    help: str,
+    metavar: str = "NAME=VALUE",
+) -> None:
+    """A repeatable `flag NAME=VALUE` option (a list of the words given; see `split_pair`)."""
+    parser.add_argument(flag, action="append", default=[], metavar=metavar, help=help)
+
+
+def split_pair(
+    item: str, flag: str, form: str = "NAME=VALUE", separator: str = "="
+) -> tuple[str, str]:
+    """`NAME=VALUE` as its two parts, stripped; UsageError (`--option 'x' is not
+    NAME=VALUE`) when the separator or the name is missing."""
+    name, sep, value = item.partition(separator)
+    if not sep or not name.strip():
+        raise UsageError(f"{flag} {item!r} is not {form}")
+    return name.strip(), value.strip()
+
+
+def add_engine_command(parser: argparse.ArgumentParser, metavar: str, help: str) -> None:
+    """The engine's command line as the last arguments, after `--`."""
+    parser.add_argument("engine", nargs=argparse.REMAINDER, metavar=metavar, help=help)
+
+
+def engine_command(args: argparse.Namespace) -> list[str]:
+    """The engine command line given after `--` (empty if none)."""
+    argv = list(args.engine)
+    return argv[1:] if argv[:1] == ["--"] else argv
+
+
+def add_moves_option(parser: argparse.ArgumentParser) -> None:
+    """--moves: actions played from the position before anything else."""
+    parser.add_argument(
+        "--moves", default="", help="actions to play from the position first, space-separated"
+    )
+
+
+def game_at(game: str, options: Mapping[str, str], position: str, moves: str) -> Game[Any]:
+    """`game` at `position` (its start when empty) after `moves`; GameError names a bad one."""
+    cls = game_class(game)
+    played = cls.from_position_string(position, options) if position else cls.new(options)
+    played.play_all(moves.split())
+    return played
 
 
 def check_game_options(game: str, rules: Mapping[str, Any]) -> dict[str, str]:
@@ -109,8 +166,9 @@ def game_options(args: argparse.Namespace) -> dict[str, str]:
     if getattr(args, "short_game", False):
         options["shortgame"] = "true"
     for item in getattr(args, "rule", []) or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            _usage_error(f"--rule {item!r} is not KEY=VALUE", getattr(args, "command", None))
-        options[key.strip().lower()] = value.strip()
+        try:
+            key, value = split_pair(item, "--rule", "KEY=VALUE")
+        except UsageError as exc:
+            _usage_error(str(exc), getattr(args, "command", None))
+        options[key.lower()] = value
     return options

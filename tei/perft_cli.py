@@ -14,7 +14,13 @@ from collections.abc import Callable
 from rules.game import GameError
 from rules.registry import game_class
 from tei.numbers_cli import int_in
-from tei.options_cli import add_game_options, checked_game_options
+from tei.options_cli import (
+    add_game_options,
+    add_moves_option,
+    checked_game_options,
+    game_at,
+    usage_error,
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -29,9 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--position", help="start from this position string of the game")
     where.add_argument("--tps", help="Tak: start from this TPS (same as --position)")
-    parser.add_argument(
-        "--moves", default="", help="actions to play from the position first, space-separated"
-    )
+    add_moves_option(parser)
     parser.add_argument(
         "--time", action="store_true", help="also print the time taken and leaves per second"
     )
@@ -65,16 +69,11 @@ def _progress(total: int, started: float) -> Callable[[str, int], None]:
 def run(args: argparse.Namespace) -> int:
     text = args.position or args.tps
     if args.tps and game_class(args.game).position_tag != "TPS":
-        print("tei perft: --tps is for Tak; use --position", file=sys.stderr)
-        return 2
+        return usage_error("perft", "--tps is for Tak; use --position")
     try:
-        options = checked_game_options(args)
-        cls = game_class(args.game)
-        game = cls.from_position_string(text, options) if text else cls.new(options)
-        game.play_all(args.moves.split())
+        game = game_at(args.game, checked_game_options(args), text or "", args.moves)
     except GameError as exc:
-        print(f"tei perft: {exc}", file=sys.stderr)
-        return 2
+        return usage_error("perft", exc)
     start = time.perf_counter()
     progress = args.progress
     if progress is None:

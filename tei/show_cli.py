@@ -6,8 +6,13 @@ import argparse
 import sys
 
 from rules.game import GameError
-from rules.registry import game_class
-from tei.options_cli import add_game_options, checked_game_options
+from tei.options_cli import (
+    add_game_options,
+    add_moves_option,
+    checked_game_options,
+    game_at,
+    usage_error,
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -23,9 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="STRING",
         help="the position string as one argument (--tps for Tak, as in tei perft)",
     )
-    parser.add_argument(
-        "--moves", default="", help="actions to play from the position first, space-separated"
-    )
+    add_moves_option(parser)
     parser.add_argument(
         "--svg",
         metavar="FILE",
@@ -37,20 +40,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     options = checked_game_options(args)
-    cls = game_class(args.game)
     try:
         text = args.position_option or " ".join(args.position)
-        game = cls.from_position_string(text, options) if text else cls.new(options)
-        game.play_all(args.moves.split())
+        game = game_at(args.game, options, text, args.moves)
+        picture = game.render_svg() if args.svg is not None else None
     except GameError as exc:
-        print(f"tei show: {exc}", file=sys.stderr)
-        return 2
-    if args.svg is not None:
-        try:
-            picture = game.render_svg()
-        except GameError as exc:
-            print(f"tei show: {exc}", file=sys.stderr)
-            return 2
+        return usage_error("show", exc)
+    if picture is not None:
         if args.svg == "-":
             sys.stdout.write(picture)
             return 0
@@ -58,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
             with open(args.svg, "w", encoding="utf-8") as out:
                 out.write(picture)
         except OSError as exc:
-            print(f"tei show: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
-            return 2
+            return usage_error("show", f"cannot write {args.svg}: {exc.strerror}")
     print(game.render())
     result = game.result
     if result is not None:

@@ -31,6 +31,7 @@ def test_an_unknown_top_level_option_prints_the_top_level_usage(
     assert capsys.readouterr().err.startswith("usage: tei [-h] COMMAND")
 
 
+@pytest.mark.parametrize("command", ["engine", "serve"])
 @pytest.mark.parametrize(
     ("option", "reason"),
     [
@@ -40,8 +41,24 @@ def test_an_unknown_top_level_option_prints_the_top_level_usage(
     ],
 )
 def test_engine_option_errors_are_plain_messages(
-    option: str, reason: str, capsys: pytest.CaptureFixture[str]
+    command: str, option: str, reason: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["engine", "--game", "tak", "--option", option]) == 2
+    assert main([command, "--game", "tak", "--option", option]) == 2
     err = capsys.readouterr().err
-    assert err == f"tei engine: --option {option!r}: {reason}\n"
+    assert err == f"tei {command}: --option {option!r}: {reason}\n"
+
+
+@pytest.mark.parametrize("command", ["engine", "serve"])
+@pytest.mark.parametrize("option", ["HalfKomi", "=4", " =4"])
+def test_an_engine_option_must_be_name_equals_value(
+    command: str, option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([command, "--option", option]) == 2
+    assert capsys.readouterr().err == f"tei {command}: --option {option!r} is not NAME=VALUE\n"
+
+
+def test_serve_takes_options_for_its_built_in_bot_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["serve", "--option", "HalfKomi=4", "--", "tiltak"]) == 2
+    assert "--option is for the built-in bot" in capsys.readouterr().err

@@ -121,6 +121,20 @@ def test_v1_teinewgame_with_half_komi(start: StartServer, clients: list[Client])
     assert any("takes 0..1000, not '1001'" in line for line in client.expect("readyok"))
 
 
+def test_options_from_the_command_line_hold_in_every_session(
+    start: StartServer, clients: list[Client]
+) -> None:
+    server = start("--bot", "random", "--option", "HalfKomi=4")
+    for _ in range(2):  # a second session starts from the command line's value again
+        client = connect(server, clients)
+        client.send("tei")
+        lines = client.expect("teiok")
+        assert "option name HalfKomi type spin default 4 min 0 max 1000" in lines, lines
+        client.send("setoption name HalfKomi value 2", "isready")
+        client.expect("readyok")
+        client.close()
+
+
 def test_several_lines_in_one_message_and_bad_input(
     start: StartServer, clients: list[Client]
 ) -> None:

@@ -11,8 +11,18 @@ import trio
 
 from adapters.web.tei_origins import OriginPatternError, OriginPolicy
 from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
-from tei.host.state import HostConfig, HostSetupError
-from tei.options_cli import add_game_options, game_options
+from tei.host.cli import set_options
+from tei.host.state import HostConfig, HostState
+from tei.numbers_cli import PORT, SECONDS, int_in
+from tei.options_cli import (
+    add_engine_command,
+    add_game_options,
+    add_pairs_option,
+    engine_command,
+    game_options,
+    split_pair,
+    usage_error,
+)
 from tei.transcript import Transcript
 
 log = logging.getLogger("tei.serve")
@@ -36,27 +46,6 @@ examples:
 """
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {text!r}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    value = float(text)
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number of seconds >= 0, not {text!r}")
-    return value
-
-
-def _port(text: str) -> int:
-    value = int(text)
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"must be 0..65535, not {text!r}")
-    return value
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = EPILOG
@@ -68,10 +57,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "loopback lets other machines use your engine",
     )
     parser.add_argument(
-        "--port", type=_port, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT})"
+        "--port", type=PORT, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT})"
     )
     parser.add_argument(
         "--bot", metavar="NAME", help="built-in bot to serve (default: the strongest per game)"
+    )
+    add_pairs_option(
+        parser,
+        "--option",
+        "built-in bot: set a TEI option in each session before it starts, e.g. HalfKomi=4 "
+        "(repeatable)",
     )
     parser.add_argument(
         "--allow-origin",
@@ -88,14 +83,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-sessions",
-        type=_positive_int,
+        type=int_in(1),
         default=2,
         metavar="N",
         help="sessions open at once; more are refused (default: 2)",
     )
     parser.add_argument(
         "--idle-timeout",
-        type=_seconds,
+        type=SECONDS,
         default=1800.0,
         metavar="SECONDS",
         help="close a session after SECONDS without traffic either way (default: 1800; 0: never)",
@@ -111,20 +106,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log each session")
     add_game_options(parser)
-    parser.add_argument(
-        "engine",
-        nargs=argparse.REMAINDER,
-        metavar="-- ENGINE ARGV",
-        help="serve this engine command instead of a built-in bot (after --)",
+    add_engine_command(
+        parser, "-- ENGINE ARGV", "serve this engine command instead of a built-in bot (after --)"
     )
 
 
 def _config(args: argparse.Namespace) -> ServeConfig:
-    engine = list(args.engine)
-    if engine[:1] == ["--"]:
-        engine = engine[1:]
+    engine = engine_command(args)
     if engine and args.bot:
         raise ValueError("give either --bot or an engine command, not both")
+    if engine and args.option:
+        raise ValueError("--option is for the built-in bot; a GUI sets an engine's options")
     origins = OriginPolicy.build(tuple(args.allow_origin), args.allow_any_origin)
     host = HostConfig(
         game=args.game,
@@ -133,8 +125,11 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         tei_v1=args.tei_v1,
         name=args.name,
     )
+    if not engine:
+        set_options(HostState(host), args.option)  # a bad one is named before any session
+    options = tuple(split_pair(item, "--option") for item in args.option)
     idle = args.idle_timeout or None
-    return ServeConfig(host, tuple(engine), origins, args.max_sessions, idle)
+    return ServeConfig(host, tuple(engine), origins, args.max_sessions, idle, options)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -142,16 +137,10 @@ def run(args: argparse.Namespace) -> int:
         config = _config(args)
         transcript = Transcript.to_file(args.log, keep=0) if args.log else None
     except (ValueError, OriginPatternError) as exc:
-        print(f"tei serve: {exc}", file=sys.stderr)
-        return 2
+        return usage_error("serve", exc)
     except OSError as exc:
-        print(f"tei serve: cannot open log {args.log!r}: {exc}", file=sys.stderr)
-        return 2
-    try:
-        server = TeiSocketServer(config, transcript)
-    except HostSetupError as exc:
-        print(f"tei serve: {exc}", file=sys.stderr)
-        return 2
+        return usage_error("serve", f"cannot open log {args.log!r}: {exc}")
+    server = TeiSocketServer(config, transcript)  # its host setup was checked by _config
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="tei serve: %(message)s",

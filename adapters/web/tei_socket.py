@@ -32,6 +32,7 @@ from tei import protocol as p
 from tei.driver import EngineTerminated
 from tei.driver.process import EngineProcess
 from tei.host.loop import MAX_LINE, serve_lines
+from tei.host.options import OptionValueError
 from tei.host.state import HostConfig, HostSetupError, HostState
 from tei.lines import LongLine, bound
 from tei.transcript import Transcript
@@ -54,6 +55,15 @@ class ServeConfig:
     max_sessions: int = 2
     #: seconds without traffic either way before a session is closed; None = never
     idle_timeout: float | None = 1800.0
+    #: TEI options (name, value) set on each hosted bot's session before its first line
+    options: tuple[tuple[str, str], ...] = ()
+
+    def host_state(self) -> HostState:
+        """A fresh session of the built-in bot, its options set."""
+        state = HostState(self.host)
+        for name, value in self.options:
+            state.set_option(name, value)
+        return state
 
 
 class _Session:
@@ -120,7 +130,7 @@ class TeiSocketServer:
         self.active = 0
         self.started = 0
         if not config.engine:
-            HostState(config.host)  # HostSetupError now rather than in every session
+            config.host_state()  # HostSetupError now rather than in every session
         self.app = Starlette(routes=[WebSocketRoute("/", self.endpoint)])
 
     async def endpoint(self, ws: WebSocket) -> None:
@@ -156,8 +166,8 @@ class TeiSocketServer:
 
     async def _host(self, session: _Session) -> tuple[int, str]:
         try:
-            state = HostState(self.config.host)
-        except HostSetupError as exc:
+            state = self.config.host_state()
+        except (HostSetupError, OptionValueError) as exc:
             return CLOSE_ENGINE, str(exc)
         await serve_lines(state, session.lines(), session.send, self.transcript, session.name)
         return CLOSE_NORMAL, "session ended"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import TextIO
 
 from bots.registry import bot_names, default_bot
@@ -12,7 +13,14 @@ from tei.host.loop import serve
 from tei.host.options import OptionValueError
 from tei.host.state import HostConfig, HostSetupError, HostState
 from tei.numbers_cli import POSITIVE_SECONDS
-from tei.options_cli import add_game_options, checked_game_options
+from tei.options_cli import (
+    UsageError,
+    add_game_options,
+    add_pairs_option,
+    checked_game_options,
+    split_pair,
+    usage_error,
+)
 
 EPILOG = """\
 The engine speaks legacy TEI (what Tiltak, Taktician and racetrack speak) and accepts
@@ -39,12 +47,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the bot to serve: a built-in name (see --list) or module:Class naming any Bot "
         "subclass importable from PYTHONPATH (default: the strongest built-in bot per game)",
     )
-    parser.add_argument(
+    add_pairs_option(
+        parser,
         "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="set a TEI option before the session starts, e.g. HalfKomi=4 (repeatable)",
+        "set a TEI option before the session starts, e.g. HalfKomi=4 (repeatable)",
     )
     parser.add_argument(
         "--log", metavar="FILE", help="append all traffic to FILE ('>' received, '<' sent)"
@@ -82,6 +88,16 @@ def _list() -> int:
     return 0
 
 
+def set_options(state: HostState, items: Sequence[str]) -> None:
+    """Each `--option NAME=VALUE` set on the host in turn; UsageError names a bad one."""
+    for item in items:
+        name, value = split_pair(item, "--option")
+        try:
+            state.set_option(name, value)
+        except OptionValueError as exc:
+            raise UsageError(f"--option {item!r}: {exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list()
@@ -95,19 +111,9 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         state = HostState(config)
-    except HostSetupError as exc:
-        print(f"tei engine: {exc}", file=sys.stderr)
-        return 2
-    for item in args.option:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            print(f"tei engine: --option {item!r} is not NAME=VALUE", file=sys.stderr)
-            return 2
-        try:
-            state.set_option(name.strip(), value.strip())
-        except OptionValueError as exc:
-            print(f"tei engine: --option {item!r}: {exc}", file=sys.stderr)
-            return 2
+        set_options(state, args.option)
+    except (HostSetupError, UsageError) as exc:
+        return usage_error("engine", exc)
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing but protocol lines may reach the real stdout
     log: TextIO | None = None
@@ -115,8 +121,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             log = open(args.log, "a", encoding="utf-8")  # noqa: SIM115 - closed below
         except OSError as exc:
-            print(f"tei engine: cannot open log {args.log!r}: {exc}", file=sys.stderr)
-            return 2
+            return usage_error("engine", f"cannot open log {args.log!r}: {exc}")
     try:
         return serve(state, sys.stdin.buffer, out, log)
     finally:
