@@ -37,6 +37,7 @@ from adapters.playtak.transport import (
 from adapters.web.options import LiveAddressError, add_live_options, live_address
 from bots.registry import bot_names, default_bot
 from tei.numbers_cli import POSITIVE_SECONDS, float_in, int_in
+from tei.options_cli import add_pairs_option, split_pair, usage_error
 from tei.seat import Launch
 
 EPILOG = """\
@@ -60,20 +61,28 @@ Try it offline with the local server: python -m adapters.playtak.server
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = EPILOG
+    _engine_options(parser)
+    _account_options(parser)
+    _game_options(parser)
+    _connection_options(parser)
+    add_live_options(parser, "the bot's current game and the games it finished in this run")
+    logs = parser.add_argument_group("logging")
+    logs.add_argument("--log", type=Path, metavar="FILE", help="also write the log to FILE")
+    logs.add_argument("-v", "--verbose", action="store_true", help="log every line sent and read")
+
+
+def _engine_options(parser: argparse.ArgumentParser) -> None:
     engine = parser.add_argument_group("engine (one of)")
     which = engine.add_mutually_exclusive_group()
     which.add_argument("--engine", metavar="CMD", help="TEI engine command line (shell words)")
     which.add_argument(
         "--bot", metavar="NAME", help="a built-in bot, run as `tei engine` (default: search)"
     )
-    engine.add_argument(
-        "--engine-option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="set an engine option before play (repeatable)",
-    )
+    add_pairs_option(engine, "--engine-option", "set an engine option before play (repeatable)")
     engine.add_argument("--engine-name", metavar="NAME", help="name of the engine in logs")
+
+
+def _account_options(parser: argparse.ArgumentParser) -> None:
     account = parser.add_argument_group("account (default: a guest)")
     account.add_argument("--user", help="playtak user name")
     account.add_argument("--password", help="password (prefer --password-env)")
@@ -89,6 +98,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="20 lower-case letters: log in as the same guest again (default: a new one "
         "per run, reused on reconnects)",
     )
+
+
+def _game_options(parser: argparse.ArgumentParser) -> None:
     games = parser.add_argument_group("games")
     mode = games.add_mutually_exclusive_group()
     mode.add_argument("--seek", metavar="SPEC", help="post this seek (see below)")
@@ -114,6 +126,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "of the clock left, at least 30 s)",
     )
     games.add_argument("--ptn-dir", type=Path, metavar="DIR", help="write each game as PTN here")
+
+
+#: the connection's timing options: flag, type, default seconds, help
+TIMINGS = (
+    ("--ping-interval", POSITIVE_SECONDS, 30.0, "PING every S s (30)"),
+    ("--dead-after", POSITIVE_SECONDS, 90.0, "reconnect when the server is silent this long (90)"),
+    (
+        "--max-backoff",
+        float_in(1),
+        60.0,
+        "longest wait between reconnects outside games (60; 5 during a game)",
+    ),
+)
+
+
+def _connection_options(parser: argparse.ArgumentParser) -> None:
     conn = parser.add_argument_group("connection")
     conn.add_argument(
         "--server",
@@ -143,31 +171,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="sent with `Client` (default tei-playtak)",
     )
-    conn.add_argument(
-        "--ping-interval",
-        type=POSITIVE_SECONDS,
-        default=30.0,
-        metavar="S",
-        help="PING every S s (30)",
-    )
-    conn.add_argument(
-        "--dead-after",
-        type=POSITIVE_SECONDS,
-        default=90.0,
-        metavar="S",
-        help="reconnect when the server is silent this long (90)",
-    )
-    conn.add_argument(
-        "--max-backoff",
-        type=float_in(1),
-        default=60.0,
-        metavar="S",
-        help="longest wait between reconnects outside games (60; 5 during a game)",
-    )
-    add_live_options(parser, "the bot's current game and the games it finished in this run")
-    logs = parser.add_argument_group("logging")
-    logs.add_argument("--log", type=Path, metavar="FILE", help="also write the log to FILE")
-    logs.add_argument("-v", "--verbose", action="store_true", help="log every line sent and read")
+    for flag, kind, default, text in TIMINGS:
+        conn.add_argument(flag, type=kind, default=default, metavar="S", help=text)
 
 
 def _engine_argv(args: argparse.Namespace) -> list[str]:
@@ -228,48 +233,40 @@ def _logging(args: argparse.Namespace) -> Iterator[None]:
 
 def run(args: argparse.Namespace) -> int:
     if not args.seek and not args.accept_from:
-        print("tei playtak: give --seek SPEC or --accept-from NAME", file=sys.stderr)
-        return 2
+        return usage_error("playtak", "give --seek SPEC or --accept-from NAME")
     try:
         seek = p.Seek.parse_spec(args.seek) if args.seek else None
         ServerAddress.parse(args.server)
         ConnectSettings(ca_file=args.ca_file).ssl_context()  # a bad --ca-file is named now
-    except (ValueError, BadServerURL, BadCaFile) as exc:
-        print(f"tei playtak: {exc}", file=sys.stderr)
-        return 2
-    password = args.password or os.environ.get(args.password_env)
-    if args.user and not password:
-        print(f"tei playtak: --user needs --password or ${args.password_env}", file=sys.stderr)
-        return 2
-    for problem in _bad_numbers(args):
-        print(f"tei playtak: {problem}", file=sys.stderr)
-        return 2
-    try:
+        options = dict(split_pair(item, "--engine-option") for item in args.engine_option)
         live_address(args)
-    except LiveAddressError as exc:
-        print(f"tei playtak: {exc}", file=sys.stderr)
-        return 2
+    except (ValueError, BadServerURL, BadCaFile, LiveAddressError) as exc:
+        return usage_error("playtak", exc)
+    password = args.password or os.environ.get(args.password_env)
+    problem = _bad_arguments(args, password)
+    if problem:
+        return usage_error("playtak", problem)
+    with _logging(args):
+        return _play(args, seek, password, options)
+
+
+def _bad_arguments(args: argparse.Namespace, password: str | None) -> str | None:
+    """What is wrong with the options together (each one's range is checked as it is
+    parsed), or None."""
+    if args.user and not password:
+        return f"--user needs --password or ${args.password_env}"
+    if args.dead_after <= args.ping_interval:
+        # a healthy connection must not be taken for dead between two PINGs
+        return "--dead-after must be longer than --ping-interval"
     if args.bot and args.bot not in bot_names("tak"):
-        known = ", ".join(bot_names("tak"))
-        print(f"tei playtak: no bot {args.bot!r} for tak; known: {known}", file=sys.stderr)
-        return 2
+        return f"no bot {args.bot!r} for tak; known: {', '.join(bot_names('tak'))}"
     if args.guest_token and not GUEST_TOKEN_RE.fullmatch(args.guest_token):
-        print("tei playtak: --guest-token must be 20 lower-case letters", file=sys.stderr)
-        return 2
+        return "--guest-token must be 20 lower-case letters"
     if args.ptn_dir is not None:
         why = unwritable_folder(args.ptn_dir)
         if why:
-            print(f"tei playtak: --ptn-dir {why}", file=sys.stderr)
-            return 2
-    options: dict[str, str] = {}
-    for item in args.engine_option:
-        name, sep, value = item.partition("=")
-        if not sep:
-            print(f"tei playtak: --engine-option {item!r} is not NAME=VALUE", file=sys.stderr)
-            return 2
-        options[name.strip()] = value.strip()
-    with _logging(args):
-        return _play(args, seek, password, options)
+            return f"--ptn-dir {why}"
+    return None
 
 
 def unwritable_folder(path: Path) -> str | None:
@@ -289,15 +286,6 @@ def site_name(url: str) -> str:
     if address.host.lower() == "playtak.com" or address.host.lower().endswith(".playtak.com"):
         return "PlayTak.com"
     return f"{address.host}:{address.port}"
-
-
-def _bad_numbers(args: argparse.Namespace) -> list[str]:
-    """What is wrong with the timing options together (each one's range is checked as it
-    is parsed): a healthy connection must not be taken for dead between two PINGs."""
-    problems = []
-    if args.dead_after <= args.ping_interval:
-        problems.append("--dead-after must be longer than --ping-interval")
-    return problems
 
 
 def _play(
