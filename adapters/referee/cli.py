@@ -30,7 +30,7 @@ from adapters.referee.schedule import TOURNAMENTS, alignment_warning
 from adapters.referee.state import StateError, read_state
 from adapters.web.options import LiveAddressError, add_live_options, live_address
 from bots.registry import bot_names
-from tei.options_cli import add_game_options, game_options
+from tei.options_cli import add_game_options, game_options, usage_error
 
 EPILOG = """\
 engine keys (for --engine and --each):
@@ -72,15 +72,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     eng.add_argument("--each", nargs="+", metavar="KEY=VALUE", help="keys shared by every engine")
     eng.add_argument("--config", metavar="FILE", help="JSON file with the same settings")
+    _schedule_options(parser)
+    _judging_options(parser)
+    _output_options(parser)
+    add_live_options(parser, "the match (boards, clocks, engine output, standings, records)")
+
+
+def _number(group: argparse._ArgumentGroup, flag: str, help: str) -> None:
+    """A numeric option, range-checked as its config setting is (`NUMBERS`, by name)."""
+    group.add_argument(flag, type=NUMBERS[flag[2:].replace("-", "_")], help=help)
+
+
+def _schedule_options(parser: argparse.ArgumentParser) -> None:
     sch = parser.add_argument_group("schedule")
     sch.add_argument("--tournament", choices=TOURNAMENTS, help="default: round-robin")
-    sch.add_argument(
-        "--games", type=NUMBERS["games"], help="games per encounter and round (default 2: a pair)"
-    )
-    sch.add_argument("--rounds", type=NUMBERS["rounds"], help="rounds (default 1)")
-    sch.add_argument(
-        "--concurrency", type=NUMBERS["concurrency"], help="games played at once (default 1)"
-    )
+    _number(sch, "--games", "games per encounter and round (default 2: a pair)")
+    _number(sch, "--rounds", "rounds (default 1)")
+    _number(sch, "--concurrency", "games played at once (default 1)")
     sch.add_argument(
         "--cluster",
         metavar="ADDRESS",
@@ -96,28 +104,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sch.add_argument(
         "--openings-order", choices=("sequential", "random"), help="default: sequential"
     )
-    sch.add_argument(
-        "--openings-start", type=NUMBERS["openings_start"], help="first book entry used (0-based)"
-    )
-    sch.add_argument(
-        "--openings-plies",
-        type=NUMBERS["openings_plies"],
-        help="play at most this many actions of each opening",
-    )
-    sch.add_argument("--seed", type=NUMBERS["seed"], help="seed of the random opening order")
+    _number(sch, "--openings-start", "first book entry used (0-based)")
+    _number(sch, "--openings-plies", "play at most this many actions of each opening")
+    _number(sch, "--seed", "seed of the random opening order")
+
+
+def _judging_options(parser: argparse.ArgumentParser) -> None:
     judge = parser.add_argument_group("judging and time")
-    judge.add_argument(
-        "--max-plies",
-        type=NUMBERS["max_plies"],
-        help="adjudicate a draw after this many plies (default 1000; 0 = never)",
+    _number(
+        judge, "--max-plies", "adjudicate a draw after this many plies (default 1000; 0 = never)"
     )
-    judge.add_argument(
-        "--grace", type=NUMBERS["grace"], help="seconds to wait for bestmove after stop (default 1)"
-    )
-    judge.add_argument(
+    _number(judge, "--grace", "seconds to wait for bestmove after stop (default 1)")
+    _number(
+        judge,
         "--timeout",
-        type=NUMBERS["timeout"],
-        help="watchdog seconds: handshake, isready, moves without a time limit (default 60)",
+        "watchdog seconds: handshake, isready, moves without a time limit (default 60)",
     )
     judge.add_argument(
         "--sprt",
@@ -143,6 +144,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="plies=K",
         help="Tak: a proven forced road within K plies (default 5) wins the game",
     )
+
+
+def _output_options(parser: argparse.ArgumentParser) -> None:
     out = parser.add_argument_group("output")
     out.add_argument(
         "--ptnout", "--pgnout", dest="records", metavar="FILE", help="append game records here"
@@ -158,7 +162,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--event", help='PTN Event tag (default "tei match")')
     out.add_argument("--site", help='PTN Site tag (default "local")')
     out.add_argument("--quiet", action="store_true", help="print only the final table")
-    add_live_options(parser, "the match (boards, clocks, engine output, standings, records)")
 
 
 def demo_settings(game: str = "tak") -> dict[str, Any]:
@@ -278,8 +281,7 @@ def run(args: argparse.Namespace) -> int:
         config = build_config(settings)
         match = Match(config, reporter=None, state_path=state_path, resume=state)
     except (MatchError, StateError) as exc:
-        print(f"tei match: {exc}", file=sys.stderr)
-        return 2
+        return usage_error("match", exc)
     warning = alignment_warning(config.games, len(match.schedule[0].seats))
     if warning and not args.quiet:
         print(f"tei match: warning: {warning}", file=sys.stderr)
@@ -293,8 +295,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         live = live_address(args)
     except LiveAddressError as exc:
-        print(f"tei match: {exc}", file=sys.stderr)
-        return 2
+        return usage_error("match", exc)
     console = ConsoleReporter(sys.stdout, quiet=args.quiet)
     names = " vs ".join(e.name for e in config.engines)
     bus = EventBus(LiveState(title=f"tei match: {names} ({config.game})"))
@@ -315,8 +316,7 @@ def run(args: argparse.Namespace) -> int:
             run_live(match, bus, live)
     except MatchError as exc:
         console.close()
-        print(f"tei match: {exc}", file=sys.stderr)
-        return 2
+        return usage_error("match", exc)
     except KeyboardInterrupt:
         code = 130
     except Exception:  # a fault of the referee itself: records are safe, say so loudly
