@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from engines.procs import fake, fake_processes
+from engines.procs import fake, fake_processes, tei
 
 from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine, printable
 
@@ -154,12 +154,7 @@ async def test_failures_carry_a_transcript_excerpt() -> None:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tei", "check", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return tei("check", *args)
 
 
 def test_cli_exit_status_and_lines(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from adapters.playtak.server import listeners as local_server
 from tei.cli import main
 
 
@@ -62,3 +63,11 @@ def test_serve_takes_options_for_its_built_in_bot_only(
 ) -> None:
     assert main(["serve", "--option", "HalfKomi=4", "--", "tiltak"]) == 2
     assert "--option is for the built-in bot" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("user", ["alice", ":secret"])
+def test_a_local_server_account_must_be_name_colon_password(
+    user: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert local_server.main(["--user", user]) == 2
+    assert capsys.readouterr().err == f"playtak server: --user {user!r} is not NAME:PASSWORD\n"

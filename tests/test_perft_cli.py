@@ -9,17 +9,13 @@ import subprocess
 import sys
 
 import pytest
+from engines.procs import tei
 
 from rules.registry import GAME_NAMES, game_class
 
 
 def perft(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tei", "perft", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return tei("perft", *args)
 
 
 @pytest.mark.parametrize(

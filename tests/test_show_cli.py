@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import subprocess
-import sys
+
+from engines import procs
 
 
 def tei(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tei", "show", *args], capture_output=True, text=True, timeout=60
-    )
+    return procs.tei("show", *args)
 
 
 def test_tak_tps_option_and_words_agree() -> None:

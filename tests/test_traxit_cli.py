@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
+from engines import procs
 from test_traxit_props import tree_count
 
 from rules.traxit.game import TraxitGame
 
 
 def tei(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tei", *args], capture_output=True, text=True, timeout=100
-    )
+    return procs.tei(*args, timeout=100)
 
 
 @pytest.mark.parametrize(

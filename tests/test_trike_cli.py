@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from engines.procs import tei
 
 from rules.trike.game import TrikeGame
-
-
-def tei(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tei", *args], capture_output=True, text=True, timeout=60
-    )
 
 
 def test_show_draws_the_triangle_and_prints_the_position() -> None:

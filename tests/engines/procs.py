@@ -1,9 +1,11 @@
-"""Process helpers for tests: is a pid alive (zombies count as dead), members of a group."""
+"""Process helpers for tests: the `tei` command run to its end, is a pid alive (zombies
+count as dead), members of a group."""
 
 from __future__ import annotations
 
 import os
 import select
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +16,13 @@ FAKE = str(Path(__file__).with_name("fake_tei.py"))
 def fake(mode: str = "good", *extra: str) -> list[str]:
     """The command line of the fake engine in a mode."""
     return [sys.executable, FAKE, "--mode", mode, *extra]
+
+
+def tei(*args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+    """`python -m tei ARGS` run to its end, its output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "tei", *args], capture_output=True, text=True, timeout=timeout
+    )
 
 
 def _state(pid: int) -> str | None:

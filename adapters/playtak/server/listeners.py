@@ -24,6 +24,7 @@ import trio_websocket
 from adapters.playtak.server.lobby import LobbyCore, Output, ServerSettings
 from adapters.playtak.watch import Changes
 from tei.numbers_cli import PORT, POSITIVE_SECONDS, SECONDS, SEED
+from tei.options_cli import UsageError, split_pair
 
 log = logging.getLogger("playtak.server")
 
@@ -261,13 +262,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    users: dict[str, str] = {}
-    for item in args.user:
-        name, sep, password = item.partition(":")
-        if not sep:
-            print(f"playtak server: --user {item!r} is not NAME:PASSWORD", file=sys.stderr)
-            return 2
-        users[name] = password
+    try:
+        users = dict(split_pair(item, "--user", "NAME:PASSWORD", ":") for item in args.user)
+    except UsageError as exc:
+        print(f"playtak server: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(name)s %(message)s",
