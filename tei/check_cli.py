@@ -17,6 +17,7 @@ from tei.options_cli import (
     add_game_options,
     checked_game_options,
     engine_command,
+    set_epilog,
     usage_error,
 )
 from tei.transcript import Transcript
@@ -37,9 +38,8 @@ Exit status: 0 when every check run passes, 1 when one fails, 2 on a usage error
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     names = ", ".join([name for name, _ in CHECKS] + list(SESSION_CHECKS))
-    parser.epilog = EPILOG.format(checks=names)
+    set_epilog(parser, EPILOG.format(checks=names))
     parser.add_argument(
         "--timeout",
         type=POSITIVE_SECONDS,

@@ -28,6 +28,12 @@ FLAGS = {
 }
 
 
+def set_epilog(parser: argparse.ArgumentParser, text: str) -> None:
+    """`text` after the options in --help, printed as written (its examples keep their lines)."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = text
+
+
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     """--game, --size, --komi, --players, --teams, --short-game, --rule K=V."""
     group = parser.add_argument_group("game")
@@ -105,12 +111,14 @@ def add_moves_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def game_at(game: str, options: Mapping[str, str], position: str, moves: str) -> Game[Any]:
-    """`game` at `position` (its start when empty) after `moves`; GameError names a bad one."""
-    cls = game_class(game)
-    played = cls.from_position_string(position, options) if position else cls.new(options)
-    played.play_all(moves.split())
-    return played
+def game_at(args: argparse.Namespace, position: str) -> Game[Any]:
+    """The game of the command line (--game, its options checked as `checked_game_options`
+    does) at `position`, its start when empty, after --moves; GameError names a bad one."""
+    options = checked_game_options(args)
+    cls = game_class(args.game)
+    game = cls.from_position_string(position, options) if position else cls.new(options)
+    game.play_all(args.moves.split())
+    return game
 
 
 def check_game_options(game: str, rules: Mapping[str, Any]) -> dict[str, str]:

@@ -14,13 +14,7 @@ from collections.abc import Callable
 from rules.game import GameError
 from rules.registry import game_class
 from tei.numbers_cli import int_in
-from tei.options_cli import (
-    add_game_options,
-    add_moves_option,
-    checked_game_options,
-    game_at,
-    usage_error,
-)
+from tei.options_cli import add_game_options, add_moves_option, game_at, usage_error
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -71,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if args.tps and game_class(args.game).position_tag != "TPS":
         return usage_error("perft", "--tps is for Tak; use --position")
     try:
-        game = game_at(args.game, checked_game_options(args), text or "", args.moves)
+        game = game_at(args, text or "")
     except GameError as exc:
         return usage_error("perft", exc)
     start = time.perf_counter()

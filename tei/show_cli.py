@@ -6,13 +6,7 @@ import argparse
 import sys
 
 from rules.game import GameError
-from tei.options_cli import (
-    add_game_options,
-    add_moves_option,
-    checked_game_options,
-    game_at,
-    usage_error,
-)
+from tei.options_cli import add_game_options, add_moves_option, game_at, usage_error
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -39,10 +33,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    options = checked_game_options(args)
     try:
-        text = args.position_option or " ".join(args.position)
-        game = game_at(args.game, options, text, args.moves)
+        game = game_at(args, args.position_option or " ".join(args.position))
         picture = game.render_svg() if args.svg is not None else None
     except GameError as exc:
         return usage_error("show", exc)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from engines.procs import mentioning
 
 from adapters.playtak.cli import site_name
 from rules.tak.ptn import PtnGame
@@ -149,21 +150,6 @@ async def test_two_command_line_bots_play_through_the_local_server(tmp_path: Pat
     assert "logged in as alice" in log and "secret1" not in log
 
 
-def _processes_with(marker: str) -> list[int]:
-    """Pids of live processes whose command line mentions `marker`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if marker.encode() in cmdline:
-            found.append(int(entry.name))
-    return found
-
-
 async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
     nursery: trio.Nursery, tmp_path: Path
 ) -> None:
@@ -200,13 +186,13 @@ async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
             opening = (await bobby.expect("Game#1 P *"))[-1]
             await bobby.send("Game#1 P " + ("E5" if "E5" not in opening else "A5"))
             await server.wait_for(lambda: len(server.core.games[1].moves) >= 3, "three plies")
-            assert _processes_with(marker)
+            assert mentioning(marker)
             first.send_signal(15)
             assert await first.wait() == 0
         finally:
             first.kill()
         await bobby.expect(f"Message {guest} has disconnected*")
-        assert _processes_with(marker) == []  # the engine went with it
+        assert mentioning(marker) == []  # the engine went with it
         second = await trio.lowlevel.open_process(
             argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
         )
@@ -225,7 +211,7 @@ async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
             second.kill()
             await bobby.aclose()
     assert out.decode().startswith("game 1: 1-0")
-    assert _processes_with(marker) == []
+    assert mentioning(marker) == []
     record = PtnGame.parse(next(tmp_path.glob("*.ptn")).read_text())
     assert len(record.moves) == len(server.core.finished[0].moves)
 

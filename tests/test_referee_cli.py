@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
@@ -13,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from engines.procs import mentioning, tei, wait_dead
 from referee_support import ENGINE, play, refbot, settings
 
 from adapters.referee.openings import read_records
@@ -31,18 +31,7 @@ def engine_cmd(tmp_path: Path, *extra: str) -> str:
 
 def leftover(tmp_path: Path) -> list[int]:
     """Engine processes of this test still alive (their command line holds tmp_path)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if str(tmp_path) in cmdline and ENGINE in cmdline and state != "Z":
-            found.append(int(entry.name))
-    return found
+    return mentioning(str(tmp_path), ENGINE)
 
 
 def state_games(path: Path) -> list[int]:
@@ -115,9 +104,7 @@ def test_first_ctrl_c_finishes_running_games_then_resume_completes(tmp_path: Pat
     first = check_records(out, state)
     assert 1 <= len(first) < 8
     assert leftover(tmp_path) == []
-    done = subprocess.run(
-        referee("--resume", str(state)), capture_output=True, text=True, timeout=120
-    )
+    done = tei("match", "--resume", str(state), timeout=120)
     assert done.returncode == 0, done.stderr
     assert check_records(out, state) == [f"1.{i}" for i in range(1, 9)]
     assert leftover(tmp_path) == []
@@ -142,14 +129,11 @@ def test_a_killed_referee_loses_no_finished_game(tmp_path: Path) -> None:
     proc.communicate(timeout=30)
     finished = state_games(state)
     assert finished
-    done = subprocess.run(
-        referee("--resume", str(state)), capture_output=True, text=True, timeout=120, cwd="/"
-    )
+    done = tei("match", "--resume", str(state), timeout=120, cwd="/")
     assert done.returncode == 0, done.stderr
     assert check_records(out, state) == [f"1.{i}" for i in range(1, 5)]
-    deadline = time.monotonic() + 10  # orphaned engines end at the end of their input
-    while leftover(tmp_path) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    for pid in leftover(tmp_path):  # orphaned engines end at the end of their input
+        wait_dead(pid, 10)
     assert leftover(tmp_path) == []
 
 
@@ -171,20 +155,16 @@ def test_config_file_each_and_engine_options(tmp_path: Path) -> None:
             }
         )
     )
-    done = subprocess.run(
-        referee(
-            "--config",
-            str(config),
-            "--log",
-            str(log),
-            "--json",
-            str(summary),
-            "--each",
-            "margin=100",
-        ),
-        capture_output=True,
-        text=True,
-        timeout=60,
+    done = tei(
+        "match",
+        "--config",
+        str(config),
+        "--log",
+        str(log),
+        "--json",
+        str(summary),
+        "--each",
+        "margin=100",
     )
     assert done.returncode == 0, done.stderr
     traffic = log.read_text()
@@ -224,7 +204,7 @@ def test_bad_settings_are_reported_not_raised(
 
 
 def test_help_lists_the_options() -> None:
-    done = subprocess.run(referee("--help"), capture_output=True, text=True, timeout=30)
+    done = tei("match", "--help", timeout=30)
     words = ("--engine", "--each", "--sprt", "--resume", "--ptnout", "tc=BASE+INC", "--resign")
     for word in (*words, "--draw", "--tinue-adjudication", "--live", "--live-public"):
         assert word in done.stdout
@@ -276,8 +256,7 @@ async def test_a_faulty_engine_loses_for_its_team(tmp_path: Path) -> None:
 
 
 def test_no_arguments_plays_a_short_bot_match() -> None:
-    env = {**os.environ}
-    done = subprocess.run(referee(), capture_output=True, text=True, timeout=110, env=env)
+    done = tei("match", timeout=110)
     assert done.returncode == 0, done.stderr
     assert "Games: 4 of 4 (finished)" in done.stdout
     assert "Ptnml(0-2)" in done.stdout

@@ -37,7 +37,7 @@ from adapters.playtak.transport import (
 from adapters.web.options import LiveAddressError, add_live_options, live_address
 from bots.registry import bot_names, default_bot
 from tei.numbers_cli import POSITIVE_SECONDS, float_in, int_in
-from tei.options_cli import add_pairs_option, split_pair, usage_error
+from tei.options_cli import add_pairs_option, set_epilog, split_pair, usage_error
 from tei.seat import Launch
 
 EPILOG = """\
@@ -59,8 +59,7 @@ Try it offline with the local server: python -m adapters.playtak.server
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = EPILOG
+    set_epilog(parser, EPILOG)
     _engine_options(parser)
     _account_options(parser)
     _game_options(parser)

@@ -30,7 +30,7 @@ from adapters.referee.schedule import TOURNAMENTS, alignment_warning
 from adapters.referee.state import StateError, read_state
 from adapters.web.options import LiveAddressError, add_live_options, live_address
 from bots.registry import bot_names
-from tei.options_cli import add_game_options, game_options, usage_error
+from tei.options_cli import add_game_options, game_options, set_epilog, usage_error
 
 EPILOG = """\
 engine keys (for --engine and --each):
@@ -58,8 +58,7 @@ examples:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = EPILOG
+    set_epilog(parser, EPILOG)
     add_game_options(parser)
     parser.set_defaults(game=None)  # so that a config file's game is kept unless given
     eng = parser.add_argument_group("engines")

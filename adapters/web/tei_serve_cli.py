@@ -20,6 +20,7 @@ from tei.options_cli import (
     add_pairs_option,
     engine_command,
     game_options,
+    set_epilog,
     split_pair,
     usage_error,
 )
@@ -47,8 +48,7 @@ examples:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = EPILOG
+    set_epilog(parser, EPILOG)
     parser.add_argument(
         "--host",
         action="append",

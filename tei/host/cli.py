@@ -18,6 +18,7 @@ from tei.options_cli import (
     add_game_options,
     add_pairs_option,
     checked_game_options,
+    set_epilog,
     split_pair,
     usage_error,
 )
@@ -39,8 +40,7 @@ examples:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = EPILOG
+    set_epilog(parser, EPILOG)
     parser.add_argument(
         "--bot",
         metavar="NAME",

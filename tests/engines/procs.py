@@ -18,10 +18,18 @@ def fake(mode: str = "good", *extra: str) -> list[str]:
     return [sys.executable, FAKE, "--mode", mode, *extra]
 
 
-def tei(*args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+def tei(
+    *args: str,
+    timeout: float = 60.0,
+    cwd: str | None = None,
+) -> subprocess.CompletedProcess[str]:
     """`python -m tei ARGS` run to its end, its output captured as text."""
     return subprocess.run(
-        [sys.executable, "-m", "tei", *args], capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "tei", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
     )
 
 
@@ -92,6 +100,16 @@ def fake_processes() -> list[int]:
 def with_token(token: str) -> list[int]:
     """Live processes whose command line holds `token` (helpers a test engine started)."""
     return [pid for pid, words in _command_lines() if token.encode() in words and alive(pid)]
+
+
+def mentioning(*markers: str) -> list[int]:
+    """Live processes whose command line holds every one of `markers` (anywhere in it)."""
+    wanted = [marker.encode() for marker in markers]
+    return [
+        pid
+        for pid, words in _command_lines()
+        if all(marker in b"\0".join(words) for marker in wanted) and alive(pid)
+    ]
 
 
 def wait_dead(pid: int, timeout: float) -> None:
