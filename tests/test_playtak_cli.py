@@ -75,6 +75,7 @@ def test_bad_arguments_exit_2_with_a_message(capsys: pytest.CaptureFixture[str])
         (["--seek", "5 180 10", "--bot", "nosuchbot"], "no bot 'nosuchbot'"),
         (["--seek", "5 180 10", "--guest-token", "Short"], "20 lower-case letters"),
         (["--seek", "5 180 10", "--engine-option", "Depth"], "NAME=VALUE"),
+        (["--seek", "5 180 10", "--engine-option", "=3"], "'=3' is not NAME=VALUE"),
         (["--seek", "5 180 10", "--ping-interval", "100"], "longer than --ping-interval"),
         (["--seek", "5 180 10", "--dead-after", "20"], "longer than --ping-interval"),
         (["--seek", "5 180 10", "--ptn-dir", "/dev/null/games"], "cannot be written"),

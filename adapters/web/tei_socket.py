@@ -130,7 +130,7 @@ class TeiSocketServer:
         self.active = 0
         self.started = 0
         if not config.engine:
-            config.host_state()  # HostSetupError now rather than in every session
+            config.host_state()  # a bad setup or option fails now rather than in every session
         self.app = Starlette(routes=[WebSocketRoute("/", self.endpoint)])
 
     async def endpoint(self, ws: WebSocket) -> None:
