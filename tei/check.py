@@ -10,25 +10,27 @@ game's rules core (`rules.registry`), so the same checks serve Tak, Trike and Tr
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import attrs
-import trio
 
-from rules.registry import game_class
-from tei.check_probe import (
-    CheckFailed,
-    Probe,
-    is_bestmove,
-    parse,
-    played_out,
-    pv_problems,
-    second_seat_game,
-)
+from tei.check_list import CHECKS, FATAL, Check
+from tei.check_probe import CheckFailed, Probe, parse, pv_problems
 from tei.driver import Engine, EngineError, open_engine
-from tei.protocol import Info, OptionDecl, ProtocolError, ReadyOk, Unknown, parse_engine_line
-from tei.transcript import FROM_ENGINE, TO_ENGINE, Transcript, TranscriptEntry
+from tei.protocol import Info, Unknown
+from tei.transcript import FROM_ENGINE, Transcript, TranscriptEntry
+
+__all__ = [
+    "CHECKS",
+    "SESSION_CHECKS",
+    "Check",
+    "CheckResult",
+    "check_engine",
+    "check_names",
+    "printable",
+    "run_checks",
+]
 
 #: the info keys whose values the codec checks; a skipped one had a malformed value
 _INFO_KEYS = frozenset(
@@ -66,290 +68,6 @@ class CheckResult:
         }
 
 
-Check = Callable[[Probe], Awaitable[str]]
-
-
-# ---- the checks ------------------------------------------------------------------------
-async def check_id_name(p: Probe) -> str:
-    if not p.engine.id_name:
-        raise CheckFailed("no 'id name' line before teiok")
-    return f"id name {p.engine.id_name}"
-
-
-async def check_id_author(p: Probe) -> str:
-    if not p.engine.id_author:
-        raise CheckFailed("no 'id author' line before teiok")
-    return f"id author {p.engine.id_author}"
-
-
-async def check_options(p: Probe) -> str:
-    problems: list[str] = []
-    for line in p.engine.handshake_lines:
-        if line.split()[:1] == ["option"]:
-            try:
-                parse_engine_line(line)
-            except ProtocolError as exc:
-                problems.append(str(exc))
-    for decl in p.engine.options.values():
-        problem = _declaration_problem(p.engine, decl)
-        if problem:
-            problems.append(problem)
-    if problems:
-        raise CheckFailed("; ".join(problems))
-    return f"{len(p.engine.options)} option(s) declared, all well-formed"
-
-
-def _declaration_problem(engine: Engine, decl: OptionDecl) -> str:
-    kind = decl.type.lower()
-    if kind not in ("check", "spin", "combo", "button", "string"):
-        return f"option {decl.name!r}: unknown type {decl.type!r}"
-    if kind == "combo" and not decl.vars:
-        return f"option {decl.name!r}: combo without var values"
-    if kind == "spin" and (decl.min is None or decl.max is None):
-        return f"option {decl.name!r}: spin without min and max"
-    if decl.default is not None and kind != "button":
-        why = engine.option_refusal(decl.name, decl.default)
-        if why is not None:
-            return f"default not allowed by the declaration: {why}"
-    return ""
-
-
-async def check_game_declared(p: Probe) -> str:
-    games = p.engine.games
-    if p.game not in games:
-        raise CheckFailed(
-            f"the engine plays {', '.join(sorted(games))} (option Game), not {p.game}"
-        )
-    if p.engine.option("Game") is None:
-        return "no Game option: a legacy Tak engine"
-    return f"Game lists {', '.join(sorted(games))}"
-
-
-async def check_isready(p: Probe) -> str:
-    await p.sync()
-    return "readyok"
-
-
-async def check_setoption(p: Probe) -> str:
-    names = []
-    for decl in p.engine.options.values():
-        if decl.type.lower() == "button" or decl.default is None or decl.name.lower() == "game":
-            continue
-        await p.send(f"setoption name {decl.name} value {decl.default}".rstrip())
-        names.append(decl.name)
-    await p.sync()
-    if not names:
-        return "no options with defaults to set"
-    return f"set {', '.join(names)} to their defaults; readyok"
-
-
-async def check_new_game(p: Probe) -> str:
-    await p.prepare()
-    return "new game accepted, readyok"
-
-
-async def check_go_clock(p: Probe) -> str:
-    await p.ready()
-    game = p.fresh_game()
-    move, _ = await p.search(game, "go wtime 2000 btime 2000 winc 100 binc 100", p.timeout)
-    return f"start position: bestmove {move}"
-
-
-async def check_go_movetime(p: Probe) -> str:
-    await p.ready()
-    game = played_out(p.fresh_game(), 2)
-    start = trio.current_time()
-    move, _ = await p.search(game, "go movetime 300", 0.3 + max(1.0, p.timeout))
-    taken = trio.current_time() - start
-    if taken > 1.3:
-        raise CheckFailed(f"bestmove {move} after {taken:.2f} s, movetime was 0.3 s")
-    return f"bestmove {move} after {taken:.2f} s"
-
-
-async def check_go_depth(p: Probe) -> str:
-    await p.ready()
-    move, _ = await p.search(played_out(p.fresh_game(), 2), "go depth 2", p.timeout)
-    return f"bestmove {move}"
-
-
-async def check_go_nodes(p: Probe) -> str:
-    await p.ready()
-    move, _ = await p.search(played_out(p.fresh_game(), 2), "go nodes 1000", p.timeout)
-    return f"bestmove {move}"
-
-
-async def _until_stop(p: Probe, go: str) -> str:
-    await p.ready()
-    game = played_out(p.fresh_game(), 2)
-    await p.send(p.engine.position_message(game).to_line())
-    await p.send(go)
-    early = [line for line, _ in await p.quiet(0.3) if is_bestmove(line)]
-    if early:
-        p.dirty = True
-        raise CheckFailed(f"{early[0]!r} before stop: '{go}' must search until stop")
-    await p.send("stop")
-    lines = await p.collect(lambda line, _: is_bestmove(line), "bestmove after stop", p.timeout)
-    p.note_pvs(game, lines)
-    move = p.check_bestmove(game, lines[-1][0])
-    await p.sync("readyok (and no second bestmove) after stop")
-    return f"searched until stop, then exactly one bestmove {move}"
-
-
-async def check_go_infinite(p: Probe) -> str:
-    return await _until_stop(p, "go infinite")
-
-
-async def check_go_bare(p: Probe) -> str:
-    return await _until_stop(p, "go")
-
-
-async def check_isready_during_search(p: Probe) -> str:
-    await p.ready()
-    game = played_out(p.fresh_game(), 2)
-    mark = p.transcript.count
-    await p.send(p.engine.position_message(game).to_line())
-    await p.send("go infinite")
-    lines = await p.quiet(0.1)
-    await p.send("isready")
-    lines += await p.collect(
-        lambda _, m: isinstance(m, ReadyOk), "readyok during search", p.timeout
-    )
-    early = [line for line, _ in lines if is_bestmove(line)]
-    if early:
-        p.dirty = True
-        raise CheckFailed(f"{early[0]!r} before stop: the search ended when isready came")
-    await p.send("stop")
-    try:
-        lines += await p.collect(
-            lambda line, _: is_bestmove(line), "bestmove after stop", p.timeout
-        )
-    except CheckFailed:
-        _no_bestmove_before_stop(p, mark)
-        raise
-    _no_bestmove_before_stop(p, mark)
-    p.note_pvs(game, lines)
-    p.check_bestmove(game, lines[-1][0])
-    await p.sync("readyok (and no second bestmove) after stop")
-    return "readyok while searching, search went on until stop"
-
-
-def _no_bestmove_before_stop(p: Probe, mark: int) -> None:
-    """CheckFailed naming a `bestmove` that arrived (since `mark`) before `stop` was sent."""
-    for entry in p.transcript.since(mark):
-        if entry.direction == TO_ENGINE and entry.line.strip() == "stop":
-            return
-        if entry.direction == FROM_ENGINE and is_bestmove(entry.line):
-            p.dirty = True
-            raise CheckFailed(f"{entry.line!r} before stop: 'go infinite' must search until stop")
-
-
-async def check_stop_when_idle(p: Probe) -> str:
-    await p.ready()
-    await p.send("stop")
-    await p.sync("readyok (and no bestmove) after stop when idle")
-    return "ignored"
-
-
-async def check_position_string(p: Probe) -> str:
-    await p.ready()
-    base = played_out(p.fresh_game(), 3, seed=3)
-    game = type(base).from_position_string(base.position_string(), dict(p.rules))
-    played_out(game, 2, seed=5)
-    move, _ = await p.search(game, "go movetime 200", 0.2 + p.timeout)
-    sent = p.engine.position_message(game).to_line()
-    return f"{sent!r}: bestmove {move}"
-
-
-async def check_second_seat(p: Probe) -> str:
-    await p.ready()
-    game = second_seat_game(p.fresh_game())
-    move, _ = await p.search(game, "go wtime 3000 btime 2000 winc 0 binc 0", p.timeout)
-    return f"seat {game.turn + 1} to act after {game.ply} plies: bestmove {move}"
-
-
-async def check_first_reply(p: Probe) -> str:
-    await p.ready()
-    game = played_out(p.fresh_game(), 1, seed=13)
-    move, _ = await p.search(game, "go movetime 200", 0.2 + p.timeout)
-    first = game.history_text()[0]
-    return f"after {first}: bestmove {move}"
-
-
-async def check_komi(p: Probe) -> str:
-    if "halfkomi" not in {spec.name for spec in game_class(p.game).option_specs()}:
-        return f"not applicable to {p.game}"
-    value = _komi_value(p)
-    if value is None:
-        return "no HalfKomi option and no TEI v1 komi list: plays half-komi 0 only"
-    rules = {**p.rules, "halfkomi": str(value)}
-    await p.prepare(rules)
-    move, _ = await p.search(p.fresh_game(rules), "go movetime 200", 0.2 + p.timeout)
-    p.prepared = False  # the next check starts from the chosen rules again
-    return f"half-komi {value}: bestmove {move}"
-
-
-def _komi_value(p: Probe) -> int | None:
-    wanted = p.rules.get("halfkomi")
-    if wanted not in (None, "0"):
-        return int(wanted) if wanted is not None else None
-    sizes = p.engine.sizes
-    if sizes is not None:
-        return next((k for k in sizes.halfkomis if k != 0), None)
-    decl = p.engine.option("HalfKomi")
-    if decl is None:
-        return None
-    if decl.type.lower() == "combo":
-        return next((int(v) for v in decl.vars if v.lstrip("-").isdigit() and v != "0"), None)
-    low, high = decl.min if decl.min is not None else 0, decl.max if decl.max is not None else 4
-    return 4 if low <= 4 <= high else (high if high != 0 else None)
-
-
-async def check_quit(p: Probe) -> str:
-    await p.send("quit")
-    code = await p.engine.wait_exit(p.timeout)
-    p.dirty = True
-    if code is None:
-        raise CheckFailed(f"still running {p.timeout:.3g} s after quit")
-    return f"exited with code {code}"
-
-
-async def check_quit_during_search(p: Probe) -> str:
-    await p.ready()
-    game = played_out(p.fresh_game(), 2)
-    await p.send(p.engine.position_message(game).to_line())
-    await p.send("go infinite")
-    await p.quiet(0.1)
-    return await check_quit(p)
-
-
-#: (name, check) in the order they run
-CHECKS: tuple[tuple[str, Check], ...] = (
-    ("id name", check_id_name),
-    ("id author", check_id_author),
-    ("option declarations", check_options),
-    ("game declared", check_game_declared),
-    ("isready", check_isready),
-    ("setoption", check_setoption),
-    ("new game", check_new_game),
-    ("go wtime btime winc binc", check_go_clock),
-    ("go movetime", check_go_movetime),
-    ("go depth", check_go_depth),
-    ("go nodes", check_go_nodes),
-    ("go infinite + stop", check_go_infinite),
-    ("bare go + stop", check_go_bare),
-    ("isready during search", check_isready_during_search),
-    ("stop when idle", check_stop_when_idle),
-    ("position string with moves", check_position_string),
-    ("second seat to act", check_second_seat),
-    ("reply to the first move", check_first_reply),
-    ("komi", check_komi),
-    ("quit", check_quit),
-    ("quit during search", check_quit_during_search),
-)
-
-#: checks without which the others cannot run
-FATAL = frozenset({"isready"})
-
 #: checks judged on the whole session's output at the end
 SESSION_CHECKS = ("info lines parse", "pv moves legal", "only TEI lines on stdout")
 
@@ -363,9 +81,11 @@ def _excerpt(entries: Sequence[TranscriptEntry], lines: int = 14) -> tuple[str, 
     return tuple(printable(e.to_line()) for e in list(entries)[-lines:])
 
 
-def _session_checks(
-    entries: Sequence[TranscriptEntry], pvs: list[tuple[Any, str, tuple[str, ...]]]
-) -> list[CheckResult]:
+#: the pv lines seen, for the session check that plays them out
+_Pvs = list[tuple[Any, str, tuple[str, ...]]]
+
+
+def _session_checks(entries: Sequence[TranscriptEntry], pvs: _Pvs) -> list[CheckResult]:
     infos: list[TranscriptEntry] = []
     bad_infos: list[tuple[TranscriptEntry, str]] = []
     stray: list[TranscriptEntry] = []
@@ -402,6 +122,86 @@ def _session_checks(
     return results
 
 
+class _Run:
+    """One run of the check list: the results so far and the next check to run."""
+
+    def __init__(
+        self,
+        transcript: Transcript,
+        report: Callable[[CheckResult], None] | None,
+        skip: Collection[str],
+    ) -> None:
+        self.transcript = transcript
+        self.report = report
+        self.skip = skip
+        self.results: list[CheckResult] = []
+        self.index = 0
+        self.handshaken = False
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(CHECKS)
+
+    def add(self, result: CheckResult) -> None:
+        self.results.append(result)
+        if self.report is not None:
+            self.report(result)
+
+    def excerpt(self, mark: int) -> tuple[str, ...]:
+        return _excerpt(self.transcript.since(mark))
+
+    async def checks(self, engine: Engine, probe: Probe) -> None:
+        """Run checks on this engine until one leaves it in an unknown state."""
+        while not self.done:
+            name, check = CHECKS[self.index]
+            self.index += 1
+            if name in self.skip:
+                self.add(CheckResult(name, True, "skipped on request", skipped=True))
+                continue
+            mark = self.transcript.count
+            self.transcript.note(engine.name, f"check: {name}")
+            try:
+                detail = await check(probe)
+            except (CheckFailed, EngineError) as exc:
+                probe.dirty = True
+                self.add(CheckResult(name, False, str(exc), self.excerpt(mark)))
+            except Exception as exc:  # a bug of ours must not hide the other checks
+                probe.dirty = True
+                detail = f"internal error of the checker: {exc!r}"
+                self.add(CheckResult(name, False, detail, self.excerpt(mark)))
+            else:
+                self.add(CheckResult(name, True, detail))
+            if name in FATAL and not self.results[-1].passed:
+                for later, _ in CHECKS[self.index :]:
+                    self.add(CheckResult(later, False, f"not run: {name} failed"))
+                self.index = len(CHECKS)
+            if probe.dirty:
+                return
+
+    def start_failed(self, exc: EngineError, mark: int) -> None:
+        """The engine did not start: the handshake (and so every check) failed, or the
+        next check fails for the failed restart."""
+        if not self.handshaken:
+            self.add(CheckResult("handshake", False, str(exc), self.excerpt(mark)))
+            for name, _ in CHECKS:
+                self.add(CheckResult(name, False, "not run: the handshake failed"))
+            self.index = len(CHECKS)
+        elif not self.done:
+            name = CHECKS[self.index][0]
+            self.index += 1
+            self.add(CheckResult(name, False, f"engine restart failed: {exc}", self.excerpt(mark)))
+
+    def session(self, entries: Sequence[TranscriptEntry], pvs: _Pvs) -> None:
+        """The checks judged on the whole session's output."""
+        session = _session_checks(entries, pvs)
+        if not self.handshaken:
+            session = [CheckResult(r.name, False, "not run: the handshake failed") for r in session]
+        for result in session:
+            if result.name in self.skip:
+                result = CheckResult(result.name, True, "skipped on request", skipped=True)
+            self.add(result)
+
+
 async def check_engine(
     argv: Sequence[str],
     *,
@@ -425,18 +225,10 @@ async def check_engine(
         raise ValueError(f"no such check: {', '.join(map(repr, unknown))}")
     transcript = transcript if transcript is not None else Transcript(keep=200_000)
     rules = {k.lower(): v for k, v in (rules or {}).items()}
-    results: list[CheckResult] = []
+    run = _Run(transcript, report, skip)
     first_entry = transcript.count
-
-    def add(result: CheckResult) -> None:
-        results.append(result)
-        if report is not None:
-            report(result)
-
-    pvs: list[tuple[Any, str, tuple[str, ...]]] = []
-    index = 0
-    handshaken = False
-    while index < len(CHECKS):
+    pvs: _Pvs = []
+    while not run.done:
         mark = transcript.count
         try:
             async with open_engine(
@@ -446,60 +238,16 @@ async def check_engine(
                 quit_grace=min(1.0, timeout),
                 term_grace=min(1.0, timeout),
             ) as engine:
-                if not handshaken:
-                    handshaken = True
-                    add(
-                        CheckResult(
-                            "handshake",
-                            True,
-                            f"teiok after {len(engine.handshake_lines) - 1} line(s)",
-                        )
-                    )
+                if not run.handshaken:
+                    run.handshaken = True
+                    lines = len(engine.handshake_lines) - 1
+                    run.add(CheckResult("handshake", True, f"teiok after {lines} line(s)"))
                 probe = Probe(engine, transcript, game.lower(), rules, timeout, pvs=pvs)
-                while index < len(CHECKS):
-                    name, check = CHECKS[index]
-                    index += 1
-                    if name in skip:
-                        add(CheckResult(name, True, "skipped on request", skipped=True))
-                        continue
-                    mark = transcript.count
-                    transcript.note(engine.name, f"check: {name}")
-                    try:
-                        detail = await check(probe)
-                    except (CheckFailed, EngineError) as exc:
-                        probe.dirty = True
-                        add(CheckResult(name, False, str(exc), _excerpt(transcript.since(mark))))
-                    except Exception as exc:  # a bug of ours must not hide the other checks
-                        probe.dirty = True
-                        detail = f"internal error of the checker: {exc!r}"
-                        add(CheckResult(name, False, detail, _excerpt(transcript.since(mark))))
-                    else:
-                        add(CheckResult(name, True, detail))
-                    if name in FATAL and not results[-1].passed:
-                        for later, _ in CHECKS[index:]:
-                            add(CheckResult(later, False, f"not run: {name} failed"))
-                        index = len(CHECKS)
-                    if probe.dirty:
-                        break
+                await run.checks(engine, probe)
         except EngineError as exc:
-            excerpt = _excerpt(transcript.since(mark))
-            if not handshaken:
-                add(CheckResult("handshake", False, str(exc), excerpt))
-                for name, _ in CHECKS:
-                    add(CheckResult(name, False, "not run: the handshake failed"))
-                break
-            if index < len(CHECKS):
-                name = CHECKS[index][0]
-                index += 1
-                add(CheckResult(name, False, f"engine restart failed: {exc}", excerpt))
-    session = _session_checks(transcript.since(first_entry), pvs)
-    if not handshaken:
-        session = [CheckResult(n, False, "not run: the handshake failed") for n in SESSION_CHECKS]
-    for result in session:
-        if result.name in skip:
-            result = CheckResult(result.name, True, "skipped on request", skipped=True)
-        add(result)
-    return results
+            run.start_failed(exc, mark)
+    run.session(transcript.since(first_entry), pvs)
+    return run.results
 
 
 def check_names() -> list[str]:

@@ -23,16 +23,9 @@ from typing import IO, Any, TextIO
 from bots import base
 from bots.base import Bot
 from tei import protocol as p
-from tei.host.state import (
-    Effect,
-    Exit,
-    HostConfig,
-    HostSetupError,
-    HostState,
-    Send,
-    StartSearch,
-    StopSearch,
-)
+from tei.host.effects import Effect, Exit, Send, StartSearch, StopSearch
+from tei.host.setup import HostConfig, HostSetupError
+from tei.host.state import HostState
 from tei.lines import LineSplitter, LongLine, bound
 from tei.transcript import FROM_ENGINE, TO_ENGINE, Transcript
 

@@ -9,23 +9,34 @@ on input: every bad line becomes an `info string error: ...` line.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from bots import base
 from bots.base import Bot
-from bots.registry import default_bot, make_bot
-from rules.game import Game, GameError
-from rules.registry import GAME_NAMES, game_class
+from rules.game import Game
+from rules.registry import game_class
 from tei import protocol as p
-from tei.driver import Limits
-from tei.errors import TeiError
-from tei.host.options import HostOption, OptionValueError, from_bot_option, game_options
+from tei.host.effects import Effect, Exit, Send, StartSearch, StopSearch, send_info
+from tei.host.effects import send_error as _error
+from tei.host.options import HostOption, OptionValueError
+from tei.host.setup import HostConfig, HostSetupError, host_setup
 from tei.host.timing import clamp_times, limits_of, search_deadlines
 from tei.lines import quote
+
+__all__ = [
+    "AUTHOR",
+    "Effect",
+    "Exit",
+    "HostConfig",
+    "HostSetupError",
+    "HostState",
+    "Send",
+    "StartSearch",
+    "StopSearch",
+]
 
 AUTHOR = "the tei-host authors"
 #: half-komi values announced in TEI v1 `size` lines (the ones playtak uses); the sizes
@@ -38,57 +49,6 @@ def v1_sizes() -> tuple[int, ...]:
     spec = next(s for s in game_class("tak").option_specs() if s.newgame)
     assert spec.low is not None and spec.high is not None
     return tuple(range(spec.low, spec.high + 1))
-
-
-class HostSetupError(TeiError, ValueError):
-    """The host cannot serve what it was asked to (no such game or bot)."""
-
-
-@attrs.frozen
-class HostConfig:
-    """How a host is set up; `rules` are rules options for `game` from the command line."""
-
-    game: str = "tak"
-    bot: str | None = None
-    rules: Mapping[str, str] = attrs.field(factory=dict)
-    #: games to offer; None = every game whose core imports and has the bot
-    games: tuple[str, ...] | None = None
-    tei_v1: bool = False
-    #: seconds a bot gets to answer after `stop` before the host answers for it
-    stop_grace: float = 0.05
-    #: seconds a bot gets to answer once its reports show a `go depth`/`go nodes` limit
-    #: reached, before the host answers for it
-    limit_grace: float = 1.0
-    #: the longest (seconds) a `go depth`/`go nodes` search with no time limit may run
-    #: before the host stops it as if `stop` had come; None = no cap
-    limit_cap: float | None = None
-    name: str = "tei-host"
-
-
-@attrs.frozen
-class Send:
-    line: str
-
-
-@attrs.frozen
-class StartSearch:
-    search_id: int
-    bot: Bot
-    game: Game[Any]
-    limits: Limits
-
-
-@attrs.frozen
-class StopSearch:
-    search_id: int
-
-
-@attrs.frozen
-class Exit:
-    pass
-
-
-Effect = Send | StartSearch | StopSearch | Exit
 
 
 @attrs.define
@@ -106,41 +66,6 @@ class _Search:
     last_pv: str | None = None
 
 
-#: longest error text sent (longer ones, which quote bad input, are cut)
-MAX_ERROR_CHARS = 400
-
-
-def _error(text: str) -> Send:
-    if len(text) > MAX_ERROR_CHARS:
-        text = f"{text[:MAX_ERROR_CHARS]}... (cut)"
-    return Send(p.Info(string=f"error: {text}").to_line())
-
-
-def load_bot(game: str, name: str) -> Bot:
-    """A new bot: a built-in one by name, or `module:Class` naming any Bot subclass."""
-    if ":" not in name:
-        return make_bot(game, name)
-    module_name, _, attr = name.partition(":")
-    try:
-        cls = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"cannot load bot {name!r}: {exc}") from None
-    if not (isinstance(cls, type) and issubclass(cls, Bot)):
-        raise ValueError(f"{name!r} is not a Bot class")
-    if cls.games and game not in cls.games:
-        raise ValueError(f"bot {name!r} does not play {game}")
-    bot: Bot = cls()
-    return bot
-
-
-def _importable(name: str) -> bool:
-    try:
-        game_class(name)
-    except ImportError:
-        return False
-    return True
-
-
 class HostState:
     """One TEI session of the engine host (see the module docstring)."""
 
@@ -153,46 +78,13 @@ class HostState:
     ) -> None:
         self.config = config
         self._game_class = game_factory
-        make = bot_factory or load_bot
-        candidates = config.games if config.games is not None else GAME_NAMES
-        self.bots: dict[str, Bot] = {}
-        problems: dict[str, str] = {}
-        for game in candidates:
-            if config.games is None and not _importable(game):
-                problems[game] = "its rules core is not available"
-                continue
-            try:
-                self.bots[game] = make(game, config.bot or default_bot(game))
-            except (ValueError, ImportError) as exc:
-                problems[game] = str(exc)
-        if config.game not in self.bots:
-            why = problems.get(config.game, "unknown game")
-            offered = ", ".join(self.bots) or "none"
-            raise HostSetupError(
-                f"cannot serve game {config.game!r} with bot {config.bot or 'default'!r}: "
-                f"{why} (games available: {offered})"
-            )
-        try:
-            #: the command line's rules options for config.game, validated
-            self.rules: dict[str, str] = self._game_class(config.game).validate_options(
-                config.rules
-            )
-        except GameError as exc:
-            raise HostSetupError(f"bad rules option: {exc}") from None
-        self.options = game_options(self.bots, config.game, self.rules, self._game_class)
+        setup = host_setup(config, game_factory, bot_factory)
+        self.bots: dict[str, Bot] = setup.bots
+        #: the command line's rules options for config.game, validated
+        self.rules: dict[str, str] = setup.rules
+        self.options: list[HostOption] = setup.options
         #: TEI name (lower case) -> the rules option it sets
-        self.rule_specs = {o.name.lower(): o.spec for o in self.options if o.spec is not None}
-        for option in self.options:
-            try:
-                option.check(option.decl.default)
-            except OptionValueError as exc:
-                raise HostSetupError(f"{exc} (from the command line)") from None
-        own = {o.name.lower() for o in self.options}
-        for bot in self.bots.values():
-            for bot_option in bot.options:
-                if bot_option.name.lower() not in own:
-                    own.add(bot_option.name.lower())
-                    self.options.append(from_bot_option(bot_option))
+        self.rule_specs = setup.rule_specs
         self.values: dict[str, str] = {o.name.lower(): o.decl.default or "" for o in self.options}
         self.size: int | None = None
         self.game: Game[Any] | None = None
@@ -360,7 +252,7 @@ class HostState:
                 s.hard = now + self.config.stop_grace
         if s.hard is not None and now >= s.hard:
             out += [
-                Send(p.Info(string="the bot overran its time; answering for it").to_line()),
+                send_info("the bot overran its time; answering for it"),
                 *self._fallback(),
             ]
         return out
@@ -479,9 +371,9 @@ class HostState:
         out: list[Effect] = []
         if go.skipped:
             skipped = quote(" ".join(go.skipped))
-            out.append(Send(p.Info(string=f"ignored go words: {skipped}").to_line()))
+            out.append(send_info(f"ignored go words: {skipped}"))
         go, clamped = clamp_times(go)
-        out += [Send(p.Info(string=f"go: {note}").to_line()) for note in clamped]
+        out += [send_info(f"go: {note}") for note in clamped]
         game = self.game
         if game is None:
             return [*out, _error("go without a valid position"), Send("bestmove --")]

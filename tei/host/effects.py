@@ -1,0 +1,59 @@
+"""What the engine host's state machine asks its I/O loop to do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from bots.base import Bot
+from rules.game import Game
+from tei import protocol as p
+from tei.driver import Limits
+
+#: longest error text sent (longer ones, which quote bad input, are cut)
+MAX_ERROR_CHARS = 400
+
+
+@attrs.frozen
+class Send:
+    """Write one line to the GUI."""
+
+    line: str
+
+
+@attrs.frozen
+class StartSearch:
+    """Run `bot` on `game` under `limits` in a worker; its reports carry `search_id`."""
+
+    search_id: int
+    bot: Bot
+    game: Game[Any]
+    limits: Limits
+
+
+@attrs.frozen
+class StopSearch:
+    """Set the stop flag of the search `search_id`."""
+
+    search_id: int
+
+
+@attrs.frozen
+class Exit:
+    """End the session."""
+
+
+Effect = Send | StartSearch | StopSearch | Exit
+
+
+def send_info(text: str) -> Send:
+    """`info string <text>`."""
+    return Send(p.Info(string=text).to_line())
+
+
+def send_error(text: str) -> Send:
+    """`info string error: <text>`, cut to MAX_ERROR_CHARS."""
+    if len(text) > MAX_ERROR_CHARS:
+        text = f"{text[:MAX_ERROR_CHARS]}... (cut)"
+    return send_info(f"error: {text}")
