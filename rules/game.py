@@ -230,6 +230,12 @@ class Game(ABC, Generic[A]):
     #: how a record lists the actions: "ptn" (Tak's PTN), "actions" (several per line) or
     #: "turns" (one labelled turn per line, see `turn_labels`)
     record_format: ClassVar[str] = "actions"
+    #: whether engines that declare no `Game` option play this game (legacy TEI is Tak's)
+    tei_legacy: ClassVar[bool] = False
+    #: the rules option TEI v1 carries in `teinewgame size N halfkomi K` and engines
+    #: announce in `size ... halfkomi ...` lines (Tak's halfkomi); None: TEI v1 does not
+    #: speak of this game
+    tei_v1_komi: ClassVar[str | None] = None
 
     # ---- options ------------------------------------------------------------------
     @classmethod

@@ -167,7 +167,7 @@ async def test_undeclared_option_is_refused_and_nothing_sent() -> None:
         (("HalfKomi combo 0 0 4",), "tak", {"halfkomi": "2"}, "HalfKomi"),
         (("HalfKomi spin 0 0 8",), "tak", {"halfkomi": "9"}, "HalfKomi"),
         ((), "trike", {}, "Game"),
-        ((), "tak", {"flats": "30"}, "flats"),
+        ((), "tak", {"flats": "30"}, "Flats"),
     ],
 )
 async def test_rules_the_engine_cannot_play_are_refused_up_front(

@@ -136,6 +136,8 @@ class TakGame(Game[Move]):
     name = "tak"
     position_tag: ClassVar[str] = "TPS"
     record_format: ClassVar[str] = "ptn"
+    tei_legacy: ClassVar[bool] = True
+    tei_v1_komi: ClassVar[str | None] = "halfkomi"
 
     @classmethod
     def option_specs(cls) -> tuple[OptionSpec, ...]:

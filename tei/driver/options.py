@@ -6,36 +6,67 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from typing import Any
 
 import attrs
 
-from rules.game import GameError
-from rules.registry import new_game
+from rules.game import Game, GameError, OptionError, OptionSpec, bool_word
+from rules.registry import GAME_NAMES, game_class
 from tei.errors import TeiError
 from tei.protocol import OptionDecl, SizeDecl, TeiNewGame
 
-#: rules option key -> (TEI option name, value meaning "not needed")
-RULE_OPTIONS: dict[str, tuple[str, str]] = {
-    "halfkomi": ("HalfKomi", "0"),
-    "players": ("Players", "2"),
-    "teams": ("Teams", "false"),
-    "shortgame": ("ShortGame", "false"),
-}
+
+def _game(game: str) -> type[Game[Any]] | None:
+    try:
+        return game_class(game)
+    except GameError:
+        return None
 
 
-_TRUE = ("true", "1", "yes", "on")
-_FALSE = ("false", "0", "no", "off")
+def _size_spec(game: str) -> OptionSpec | None:
+    """The game's option that `teinewgame` carries (the board size), if it has one."""
+    cls = _game(game)
+    return next((s for s in cls.option_specs() if s.newgame), None) if cls else None
 
 
-@functools.cache
 def default_size(game: str) -> int | None:
     """The board size a game's core starts with when no `size` is given (None: the game
     has no size, e.g. Traxit, or is unknown); sent with `teinewgame` by default."""
+    spec = _size_spec(game)
+    return int(spec.default) if spec is not None else None
+
+
+@functools.cache
+def legacy_games() -> frozenset[str]:
+    """The games of engines that declare no `Game` option (`Game.tei_legacy`)."""
+    return frozenset(name for name in GAME_NAMES if getattr(_game(name), "tei_legacy", False))
+
+
+@functools.cache
+def _told(game: str) -> dict[str, OptionSpec]:
+    """The options engines are told, by rules name and by TEI name (lower case): the
+    game's own over those of the other games (whose defaults need no declaration)."""
+    out: dict[str, OptionSpec] = {}
+    for name in (*(n for n in GAME_NAMES if n != game), game):
+        try:
+            cls = _game(name)
+        except ImportError:  # a core that is not installed tells nothing
+            continue
+        for spec in cls.option_specs() if cls else ():
+            if spec.tei is not None:
+                out[spec.name] = out[spec.tei.lower()] = spec
+    return out
+
+
+def _at_default(spec: OptionSpec | None, value: str) -> bool:
+    """Whether `value` is the option's default (an engine that does not declare the
+    option plays it anyway)."""
+    if spec is None:
+        return False
     try:
-        size = getattr(new_game(game), "size", None)
-    except GameError:
-        return None
-    return size if isinstance(size, int) else None
+        return spec.normalise(value) == spec.default
+    except OptionError:
+        return False
 
 
 class OptionRefused(TeiError, ValueError):
@@ -65,11 +96,10 @@ def normalize_value(decl: OptionDecl, value: str) -> str | None:
     if kind == "button":
         return None
     if kind == "check":
-        if text.lower() in _TRUE:
-            return "true"
-        if text.lower() in _FALSE:
-            return "false"
-        raise OptionRefused(decl.name, f"{value!r} is not true or false")
+        flag = bool_word(text)
+        if flag is None:
+            raise OptionRefused(decl.name, f"{value!r} is not true or false")
+        return "true" if flag else "false"
     if kind == "spin":
         try:
             number = int(text)
@@ -102,21 +132,22 @@ def initial_value(decl: OptionDecl) -> str | None:
 
 
 def declared_games(options: Mapping[str, OptionDecl]) -> frozenset[str]:
-    """Games from a combo option `Game` (lower-case); {"tak"} when it is absent."""
+    """Games from a combo option `Game` (lower-case); the legacy games (Tak) when it is
+    absent."""
     decl = find_option(options, "Game")
     if decl is None:
-        return frozenset({"tak"})
+        return legacy_games()
     names = {v.lower() for v in decl.vars}
     if decl.default:
         names.add(decl.default.lower())
-    return frozenset(names) or frozenset({"tak"})
+    return frozenset(names) or legacy_games()
 
 
-def _same(a: str, b: str) -> bool:
-    a, b = a.strip().lower(), b.strip().lower()
-    if (a in _TRUE and b in _TRUE) or (a in _FALSE and b in _FALSE):
-        return True
-    return a == b
+def _integer(name: str, value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise OptionRefused(name, f"{value!r} is not an integer") from None
 
 
 @attrs.frozen
@@ -135,11 +166,12 @@ def plan_new_game(
 ) -> NewGamePlan:
     """Decide the messages of a new game; OptionRefused when the engine cannot play it.
 
-    Engines that declare no `Game` option only play Tak and get plain legacy TEI. Komi
-    goes through `HalfKomi` (legacy) or `teinewgame size N halfkomi K` (TEI v1, when the
-    engine sent `size` lines); without either, only half-komi 0 is playable. Other rules
-    options go to the declared option of the same name; one the engine does not declare is
-    refused unless it has its neutral value.
+    Engines that declare no `Game` option only play the legacy games (Tak) and get plain
+    legacy TEI. The game's option specs say what each rules option is called in TEI (keys
+    are rules names or TEI names) and which one `teinewgame` carries (the size). Komi goes
+    through `HalfKomi` (legacy) or `teinewgame size N halfkomi K` (TEI v1, for the game
+    TEI v1 speaks of, when the engine sent `size` lines). A rules option the engine does
+    not declare is refused unless it has the game's default value.
     """
     game = game.strip().lower()
     settings: list[tuple[str, str]] = []
@@ -151,36 +183,34 @@ def plan_new_game(
                 "Game", f"the engine plays {', '.join(sorted(allowed))}, not {game}"
             )
         settings.append((game_decl.name, game))
-    elif game != "tak":
+    elif game not in legacy_games():
+        only = ", ".join(sorted(legacy_games()))
         raise OptionRefused(
-            "Game", f"the engine declares no Game option, so it plays only tak, not {game}"
+            "Game", f"the engine declares no Game option, so it plays only {only}, not {game}"
         )
+    cls = _game(game)
+    v1_komi = cls.tei_v1_komi if cls is not None and sizes is not None else None
+    told = _told(game)
     size: int | None = default_size(game)
     halfkomi = 0
     for key, value in rules.items():
         key = key.strip().lower()
-        if key == "size":
-            try:
-                size = int(value)
-            except ValueError:
-                raise OptionRefused("size", f"{value!r} is not an integer") from None
+        spec = told.get(key)
+        if spec is not None and spec.newgame:
+            size = _integer(spec.name, value)
             continue
-        if key == "halfkomi":
-            try:
-                halfkomi = int(value)
-            except ValueError:
-                raise OptionRefused("HalfKomi", f"{value!r} is not an integer") from None
-            if sizes is not None:
-                continue  # TEI v1 carries komi in teinewgame
-        tei_name, neutral = RULE_OPTIONS.get(key, (key, None))
+        if spec is not None and spec.name == v1_komi:
+            halfkomi = _integer(spec.tei or spec.name, value)
+            continue  # TEI v1 carries komi in teinewgame
+        tei_name = spec.tei if spec is not None and spec.tei is not None else key
         decl = find_option(options, tei_name)
         if decl is None:
-            if neutral is not None and _same(value, neutral):
+            if _at_default(spec, value):
                 continue
             raise OptionRefused(tei_name, f"not declared, needed for rules option {key}={value}")
         normalize_value(decl, value)
         settings.append((decl.name, value))
-    if sizes is not None and game == "tak":
+    if sizes is not None and v1_komi is not None:
         if sizes.sizes and size not in sizes.sizes:
             raise OptionRefused("size", f"the engine plays sizes {sizes.sizes}, not {size}")
         komis = sizes.halfkomis or (0,)

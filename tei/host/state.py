@@ -16,7 +16,7 @@ import attrs
 
 from bots import base
 from bots.base import Bot
-from rules.game import Game
+from rules.game import Game, GameError
 from rules.registry import game_class
 from tei import protocol as p
 from tei.host.effects import Effect, Exit, Send, StartSearch, StopSearch, send_info
@@ -39,14 +39,13 @@ __all__ = [
 ]
 
 AUTHOR = "the tei-host authors"
-#: half-komi values announced in TEI v1 `size` lines (the ones playtak uses); the sizes
-#: announced are those of Tak's size option
+#: half-komi values announced in TEI v1 `size` lines (the ones playtak uses)
 V1_HALFKOMIS = tuple(range(9))
 
 
-def v1_sizes() -> tuple[int, ...]:
-    """Tak's board sizes, from its size option."""
-    spec = next(s for s in game_class("tak").option_specs() if s.newgame)
+def v1_sizes(cls: type[Game[Any]]) -> tuple[int, ...]:
+    """The board sizes TEI v1 `size` lines announce for a game: its size option's range."""
+    spec = next(s for s in cls.option_specs() if s.newgame)
     assert spec.low is not None and spec.high is not None
     return tuple(range(spec.low, spec.high + 1))
 
@@ -268,9 +267,21 @@ class HostState:
             if decl.type != "button":
                 decl = attrs.evolve(decl, default=self.values[option.name.lower()])
             out.append(Send(decl.to_line()))
-        if self.config.tei_v1 and "tak" in self.bots:
-            out.append(Send(p.SizeDecl(v1_sizes(), V1_HALFKOMIS).to_line()))
+        v1 = self._v1_game()
+        if self.config.tei_v1 and v1 is not None:
+            out.append(Send(p.SizeDecl(v1_sizes(v1), V1_HALFKOMIS).to_line()))
         return [*out, Send(p.TeiOk().to_line())]
+
+    def _v1_game(self) -> type[Game[Any]] | None:
+        """The registered game served that TEI v1 speaks of (Tak), if any."""
+        for game in self.bots:
+            try:
+                cls = game_class(game)
+            except (GameError, ImportError):
+                continue
+            if cls.tei_v1_komi is not None:
+                return cls
+        return None
 
     def _find_option(self, name: str) -> HostOption | None:
         return next((o for o in self.options if o.name.lower() == name.strip().lower()), None)
@@ -303,15 +314,23 @@ class HostState:
                             f"bot rejected option {option.name!r}: {exc}"
                         ) from None
 
+    def _v1_komi(self) -> HostOption | None:
+        """The option `teinewgame ... halfkomi K` sets (TEI v1)."""
+        v1 = self._v1_game()
+        if v1 is None:
+            return None
+        spec = next(s for s in v1.option_specs() if s.name == v1.tei_v1_komi)
+        return self._find_option(spec.tei) if spec.tei else None
+
     def _newgame(self, message: p.TeiNewGame) -> list[Effect]:
         if message.size is not None:
             self.size = message.size
         if message.halfkomi is not None:
-            komi = self._find_option("HalfKomi")
+            komi = self._v1_komi()
             if komi is None:
                 return [_error("teinewgame halfkomi: no game served has komi")]
             try:
-                self.values["halfkomi"] = komi.check(str(message.halfkomi))
+                self.values[komi.name.lower()] = komi.check(str(message.halfkomi))
             except OptionValueError as exc:
                 return [_error(f"teinewgame: {exc}")]
         self.game = None
