@@ -15,67 +15,44 @@ field with a bad value is skipped like an unknown one.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
+from tei import protocol_messages as m
 from tei.lines import quote
-from tei.protocol_messages import (
-    BOUNDS,
-    GO_INTS,
-    INFO_INTS,
-    INFO_KEYWORDS,
-    OPTION_KEYS,
-    OUTCOMES,
-    BestMove,
-    EngineMessage,
-    Go,
-    GuiMessage,
-    Id,
-    Info,
-    IsReady,
-    OptionDecl,
-    Position,
-    ProtocolError,
-    Quit,
-    ReadyOk,
-    Score,
-    SetOption,
-    SizeDecl,
-    Stop,
-    Tei,
-    TeiNewGame,
-    TeiOk,
-    Unknown,
-)
+from tei.protocol_messages import *  # noqa: F403 - the messages are this module's too
 
-__all__ = [
-    "BestMove",
-    "EngineMessage",
-    "Go",
-    "GuiMessage",
-    "Id",
-    "Info",
-    "IsReady",
-    "OptionDecl",
-    "Position",
-    "ProtocolError",
-    "Quit",
-    "ReadyOk",
-    "Score",
-    "SetOption",
-    "SizeDecl",
-    "Stop",
-    "Tei",
-    "TeiNewGame",
-    "TeiOk",
-    "Unknown",
-    "parse_engine_line",
-    "parse_gui_line",
-]
+__all__ = ["parse_engine_line", "parse_gui_line"]
+__all__ += m.__all__
 
 _WORD = re.compile(r"\S+")
+_NUMBER = re.compile(r"[+-]?\d+")
 
 
-def _error(line: str, why: str) -> ProtocolError:
-    return ProtocolError(f"{why}: {quote(line)}")
+class _Line:
+    """A stripped line split into words: their spans, the words, and them in lower case."""
+
+    def __init__(self, line: str) -> None:
+        self.text = line.strip()
+        self.spans = list(_WORD.finditer(self.text))
+        self.words = [span.group() for span in self.spans]
+        self.lower = [word.lower() for word in self.words]
+
+    def rest(self, index: int) -> str:
+        """The raw text of the line from word `index` on (spacing inside kept)."""
+        if index >= len(self.spans):
+            return ""
+        return self.text[self.spans[index].start() :]
+
+    def between(self, first: int, end: int) -> str:
+        """The raw text of words `first` up to (not including) `end`; "" when none."""
+        if end <= first:
+            return ""
+        return self.text[self.spans[first].start() : self.spans[end - 1].end()]
+
+
+def _error(line: str, why: str) -> m.ProtocolError:
+    return m.ProtocolError(f"{why}: {quote(line)}")
 
 
 def _int(word: str, line: str, what: str) -> int:
@@ -85,38 +62,52 @@ def _int(word: str, line: str, what: str) -> int:
         raise _error(line, f"{what} must be an integer, not {quote(word, 24)}") from None
 
 
-def _rest(line: str, spans: list[re.Match[str]], index: int) -> str:
-    """The raw text of the line from word `index` on (spacing inside kept)."""
-    if index >= len(spans):
-        return ""
-    return line[spans[index].start() :]
+M = TypeVar("M")
+#: reads the message of a line whose first word names its command
+_Reader = Callable[[_Line], M]
+
+
+def _read(line: str, readers: Mapping[str, _Reader[M]]) -> M | m.Unknown:
+    """The message of one line: its command's reader, `Unknown` for no known command."""
+    words = _Line(line)
+    if not words.words:
+        return m.Unknown("")
+    reader = readers.get(words.lower[0])
+    return reader(words) if reader is not None else m.Unknown(words.text)
+
+
+def _bare(*classes: type[m.Bare]) -> dict[str, _Reader[Any]]:
+    """Readers of the one-word messages: the word is the whole (immutable) message."""
+
+    def reader(message: m.Bare) -> _Reader[m.Bare]:
+        return lambda _: message
+
+    return {cls.WORD: reader(cls()) for cls in classes}
 
 
 # ---- parsing: GUI -> engine --------------------------------------------------------------
 
 
-def _parse_setoption(line: str, spans: list[re.Match[str]]) -> SetOption:
-    words = [m.group() for m in spans]
-    if len(words) < 3 or words[1].lower() != "name":
+def _parse_setoption(ln: _Line) -> m.SetOption:
+    line, lower = ln.text, ln.lower
+    if len(lower) < 3 or lower[1] != "name":
         raise _error(line, "setoption needs 'name <name>'")
-    lower = [w.lower() for w in words]
     # the name has at least one word, so a name may start with the word "value"
     value_at = lower.index("value", 3) if "value" in lower[3:] else None
-    name_end = value_at if value_at is not None else len(words)
-    name = line[spans[2].start() : spans[name_end - 1].end()] if name_end > 2 else ""
+    name = ln.between(2, value_at if value_at is not None else len(lower))
     if not name:
         raise _error(line, "setoption has an empty option name")
     if value_at is None:
-        return SetOption(name, None)
-    return SetOption(name, _rest(line, spans, value_at + 1))
+        return m.SetOption(name, None)
+    return m.SetOption(name, ln.rest(value_at + 1))
 
 
-def _parse_teinewgame(line: str, words: list[str]) -> TeiNewGame:
-    args = words[1:]
+def _parse_teinewgame(ln: _Line) -> m.TeiNewGame:
+    line, args = ln.text, ln.words[1:]
     if not args:
-        return TeiNewGame()
+        return m.TeiNewGame()
     if args[0].lower() != "size" and len(args) == 1:
-        return TeiNewGame(size=_int(args[0], line, "teinewgame size"))
+        return m.TeiNewGame(size=_int(args[0], line, "teinewgame size"))
     if args[0].lower() not in ("size", "halfkomi", "komi"):
         raise _error(line, "teinewgame takes a size or 'size N halfkomi K'")
     if len(args) % 2:
@@ -131,37 +122,38 @@ def _parse_teinewgame(line: str, words: list[str]) -> TeiNewGame:
                 halfkomi = _int(value, line, "halfkomi")
             case _:
                 raise _error(line, f"teinewgame: unknown key {key!r}")
-    return TeiNewGame(size=size, halfkomi=halfkomi, v1=True)
+    return m.TeiNewGame(size=size, halfkomi=halfkomi, v1=True)
 
 
-def _parse_position(line: str, words: list[str]) -> Position:
+def _parse_position(ln: _Line) -> m.Position:
+    line, words, lower = ln.text, ln.words, ln.lower
     if len(words) < 2:
         raise _error(line, "position needs 'startpos' or 'tps <position>'")
-    lower = [w.lower() for w in words]
     moves_at = lower.index("moves") if "moves" in lower else len(words)
     moves = tuple(words[moves_at + 1 :])
     kind = lower[1]
     if kind == "startpos":
         if moves_at != 2:
             raise _error(line, "position startpos: expected 'moves' after 'startpos'")
-        return Position(None, moves)
+        return m.Position(None, moves)
     if kind in ("tps", "fen"):
         if moves_at <= 2:
             raise _error(line, "position tps: the position string is missing")
-        return Position(" ".join(words[2:moves_at]), moves)
+        return m.Position(" ".join(words[2:moves_at]), moves)
     raise _error(line, f"position: expected 'startpos' or 'tps', not {words[1]!r}")
 
 
-def _parse_go(line: str, words: list[str]) -> Go:
+def _parse_go(ln: _Line) -> m.Go:
+    line, words, lower = ln.text, ln.words, ln.lower
     values: dict[str, int] = {}
     infinite = False
     skipped: list[str] = []
     i = 1
     while i < len(words):
-        key = words[i].lower()
+        key = lower[i]
         if key == "infinite":
             infinite = True
-        elif key in GO_INTS:
+        elif key in m.GO_INTS:
             if i + 1 >= len(words):
                 raise _error(line, f"go: {key} needs a value")
             values[key] = _int(words[i + 1], line, f"go {key}")
@@ -169,59 +161,44 @@ def _parse_go(line: str, words: list[str]) -> Go:
         else:
             skipped.append(words[i])
         i += 1
-    return Go(infinite=infinite, skipped=tuple(skipped), **values)
+    return m.Go(infinite=infinite, skipped=tuple(skipped), **values)
 
 
-def parse_gui_line(line: str) -> GuiMessage:
+_GUI_READERS: dict[str, _Reader[m.GuiMessage]] = {
+    **_bare(m.Tei, m.IsReady, m.Stop, m.Quit),
+    "setoption": _parse_setoption,
+    "teinewgame": _parse_teinewgame,
+    "position": _parse_position,
+    "go": _parse_go,
+}
+
+
+def parse_gui_line(line: str) -> m.GuiMessage:
     """The message of one line a GUI sends; `Unknown` for no known command."""
-    text = line.strip()
-    spans = list(_WORD.finditer(text))
-    if not spans:
-        return Unknown("")
-    words = [m.group() for m in spans]
-    match words[0].lower():
-        case "tei":
-            return Tei()
-        case "isready":
-            return IsReady()
-        case "stop":
-            return Stop()
-        case "quit":
-            return Quit()
-        case "setoption":
-            return _parse_setoption(text, spans)
-        case "teinewgame":
-            return _parse_teinewgame(text, words)
-        case "position":
-            return _parse_position(text, words)
-        case "go":
-            return _parse_go(text, words)
-    return Unknown(text)
+    return _read(line, _GUI_READERS)
 
 
 # ---- parsing: engine -> GUI --------------------------------------------------------------
 
 
-def _parse_option(line: str, spans: list[re.Match[str]]) -> OptionDecl:
-    words = [m.group() for m in spans]
-    lower = [w.lower() for w in words]
-    if len(words) < 3 or lower[1] != "name":
+def _parse_option(ln: _Line) -> m.OptionDecl:
+    line, lower = ln.text, ln.lower
+    if len(lower) < 3 or lower[1] != "name":
         raise _error(line, "option needs 'name <name>'")
     if "type" not in lower[3:]:
         raise _error(line, "option needs 'type <type>'")
     type_at = lower.index("type", 3)
-    if type_at + 1 >= len(words):
+    if type_at + 1 >= len(lower):
         raise _error(line, "option: 'type' without a value")
-    name = line[spans[2].start() : spans[type_at - 1].end()]
+    name = ln.between(2, type_at)
     # split the rest into (keyword, raw text) groups
     groups: list[tuple[str, str]] = []
     i = type_at
-    while i < len(words):
+    while i < len(lower):
         j = i + 1
-        while j < len(words) and lower[j] not in OPTION_KEYS:
+        while j < len(lower) and lower[j] not in m.OPTION_KEYS:
             j += 1
-        text = line[spans[i + 1].start() : spans[j - 1].end()] if j > i + 1 else ""
-        groups.append((lower[i], text))
+        groups.append((lower[i], ln.between(i + 1, j)))
         i = j
     type_ = ""
     default: str | None = None
@@ -241,61 +218,61 @@ def _parse_option(line: str, spans: list[re.Match[str]]) -> OptionDecl:
             vars_.append(text)
     if not type_:
         raise _error(line, "option: 'type' without a value")
-    return OptionDecl(name, type_, default, minimum, maximum, tuple(vars_))
+    return m.OptionDecl(name, type_, default, minimum, maximum, tuple(vars_))
 
 
-def _parse_size(line: str, words: list[str]) -> SizeDecl:
-    lower = [w.lower() for w in words]
+def _parse_size(ln: _Line) -> m.SizeDecl:
+    line, words, lower = ln.text, ln.words, ln.lower
     komi_at = lower.index("halfkomi") if "halfkomi" in lower else len(words)
     sizes = tuple(_int(w, line, "size") for w in words[1:komi_at])
     halfkomis = tuple(_int(w, line, "halfkomi") for w in words[komi_at + 1 :])
     if not sizes:
         raise _error(line, "size needs at least one board size")
-    return SizeDecl(sizes, halfkomis)
+    return m.SizeDecl(sizes, halfkomis)
 
 
-def _parse_score(words: list[str], i: int) -> tuple[Score | None, int]:
+def _parse_score(words: list[str], i: int) -> tuple[m.Score | None, int]:
     """Parse a score starting after the `score` word at i; returns (score, next index)."""
     bound: str | None = None
-    while i < len(words) and words[i].lower() in BOUNDS:
+    while i < len(words) and words[i].lower() in m.BOUNDS:
         bound = words[i].lower()
         i += 1
     if i >= len(words):
-        return (Score("cp", None, bound) if bound else None), i
+        return (m.Score("cp", None, bound) if bound else None), i
     kind = words[i].lower()
     i += 1
     if kind == "solved":
         outcome: str | None = None
         value: int | None = None
         for _ in range(2):
-            if i < len(words) and words[i].lower() in OUTCOMES and outcome is None:
+            if i < len(words) and words[i].lower() in m.OUTCOMES and outcome is None:
                 outcome = words[i].lower()
                 i += 1
-            elif i < len(words) and value is None and re.fullmatch(r"[+-]?\d+", words[i]):
+            elif i < len(words) and value is None and _NUMBER.fullmatch(words[i]):
                 value = int(words[i])
                 i += 1
         if outcome is None:
             return None, i
-        return Score("solved", value, outcome), i
-    if i >= len(words) or not re.fullmatch(r"[+-]?\d+", words[i]):
+        return m.Score("solved", value, outcome), i
+    if i >= len(words) or not _NUMBER.fullmatch(words[i]):
         return None, i
     value = int(words[i])
     i += 1
-    while i < len(words) and words[i].lower() in BOUNDS:
+    while i < len(words) and words[i].lower() in m.BOUNDS:
         bound = words[i].lower()
         i += 1
-    return Score(kind, value, bound), i
+    return m.Score(kind, value, bound), i
 
 
-def _parse_info(line: str, spans: list[re.Match[str]]) -> Info:
-    words = [m.group() for m in spans]
+def _parse_info(ln: _Line) -> m.Info:
+    words, lower = ln.words, ln.lower
     fields: dict[str, object] = {}
     skipped: list[str] = []
     i = 1
     while i < len(words):
-        key = words[i].lower()
-        if key in INFO_INTS:
-            if i + 1 < len(words) and re.fullmatch(r"[+-]?\d+", words[i + 1]):
+        key = lower[i]
+        if key in m.INFO_INTS:
+            if i + 1 < len(words) and _NUMBER.fullmatch(words[i + 1]):
                 fields[key] = int(words[i + 1])
                 i += 2
             else:
@@ -318,49 +295,47 @@ def _parse_info(line: str, spans: list[re.Match[str]]) -> Info:
                 i += 1
         elif key == "pv":
             j = i + 1
-            while j < len(words) and words[j].lower() not in INFO_KEYWORDS:
+            while j < len(words) and lower[j] not in m.INFO_KEYWORDS:
                 j += 1
             fields["pv"] = tuple(words[i + 1 : j])
             i = j
         elif key == "string":
-            fields["string"] = _rest(line, spans, i + 1)
+            fields["string"] = ln.rest(i + 1)
             break
         elif key == "error":
             j = i + 1
-            while j < len(words) and words[j].lower() != "string":
+            while j < len(words) and lower[j] != "string":
                 j += 1
-            fields["error"] = line[spans[i + 1].start() : spans[j - 1].end()] if j > i + 1 else ""
+            fields["error"] = ln.between(i + 1, j)
             i = j
         else:
             skipped.append(words[i])
             i += 1
-    return Info(skipped=tuple(skipped), **fields)  # type: ignore[arg-type]
+    return m.Info(skipped=tuple(skipped), **fields)  # type: ignore[arg-type]
 
 
-def parse_engine_line(line: str) -> EngineMessage:
+def _parse_id(ln: _Line) -> m.Id:
+    if len(ln.words) < 2:
+        raise _error(ln.text, "id needs a key")
+    return m.Id(ln.lower[1], ln.rest(2))
+
+
+def _parse_bestmove(ln: _Line) -> m.BestMove:
+    if len(ln.words) < 2:
+        raise _error(ln.text, "bestmove needs a move")
+    return m.BestMove(None if ln.words[1] == "--" else ln.words[1])
+
+
+_ENGINE_READERS: dict[str, _Reader[m.EngineMessage]] = {
+    **_bare(m.TeiOk, m.ReadyOk),
+    "id": _parse_id,
+    "option": _parse_option,
+    "size": _parse_size,
+    "info": _parse_info,
+    "bestmove": _parse_bestmove,
+}
+
+
+def parse_engine_line(line: str) -> m.EngineMessage:
     """The message of one line an engine prints; `Unknown` for no known command."""
-    text = line.strip()
-    spans = list(_WORD.finditer(text))
-    if not spans:
-        return Unknown("")
-    words = [m.group() for m in spans]
-    match words[0].lower():
-        case "teiok":
-            return TeiOk()
-        case "readyok":
-            return ReadyOk()
-        case "id":
-            if len(words) < 2:
-                raise _error(text, "id needs a key")
-            return Id(words[1].lower(), _rest(text, spans, 2))
-        case "option":
-            return _parse_option(text, spans)
-        case "size":
-            return _parse_size(text, words)
-        case "info":
-            return _parse_info(text, spans)
-        case "bestmove":
-            if len(words) < 2:
-                raise _error(text, "bestmove needs a move")
-            return BestMove(None if words[1] == "--" else words[1])
-    return Unknown(text)
+    return _read(line, _ENGINE_READERS)

@@ -3,9 +3,34 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import attrs
 
 from tei.errors import TeiError
+
+__all__ = [
+    "BestMove",
+    "EngineMessage",
+    "Go",
+    "GuiMessage",
+    "Id",
+    "Info",
+    "IsReady",
+    "OptionDecl",
+    "Position",
+    "ProtocolError",
+    "Quit",
+    "ReadyOk",
+    "Score",
+    "SetOption",
+    "SizeDecl",
+    "Stop",
+    "Tei",
+    "TeiNewGame",
+    "TeiOk",
+    "Unknown",
+]
 
 
 class ProtocolError(TeiError, ValueError):
@@ -16,15 +41,24 @@ def _join(*parts: str | None) -> str:
     return " ".join(part for part in parts if part is not None and part != "")
 
 
+@attrs.frozen
+class Bare:
+    """A message that is one word, `WORD`, and nothing else."""
+
+    WORD: ClassVar[str] = ""
+
+    def to_line(self) -> str:
+        return self.WORD
+
+
 # ---- GUI -> engine ----------------------------------------------------------------------
 
 
 @attrs.frozen
-class Tei:
+class Tei(Bare):
     """`tei`: the first command; the engine answers with id and option lines, then `teiok`."""
 
-    def to_line(self) -> str:
-        return "tei"
+    WORD = "tei"
 
 
 @attrs.frozen
@@ -41,11 +75,10 @@ class SetOption:
 
 
 @attrs.frozen
-class IsReady:
+class IsReady(Bare):
     """`isready`: the engine answers `readyok`, even while it searches."""
 
-    def to_line(self) -> str:
-        return "isready"
+    WORD = "isready"
 
 
 @attrs.frozen
@@ -118,19 +151,17 @@ class Go:
 
 
 @attrs.frozen
-class Stop:
+class Stop(Bare):
     """`stop`: end the search now; the engine still answers `bestmove`."""
 
-    def to_line(self) -> str:
-        return "stop"
+    WORD = "stop"
 
 
 @attrs.frozen
-class Quit:
+class Quit(Bare):
     """`quit`: exit as soon as possible."""
 
-    def to_line(self) -> str:
-        return "quit"
+    WORD = "quit"
 
 
 # ---- engine -> GUI ----------------------------------------------------------------------
@@ -192,19 +223,17 @@ class SizeDecl:
 
 
 @attrs.frozen
-class TeiOk:
+class TeiOk(Bare):
     """`teiok`: the end of the id/option block."""
 
-    def to_line(self) -> str:
-        return "teiok"
+    WORD = "teiok"
 
 
 @attrs.frozen
-class ReadyOk:
+class ReadyOk(Bare):
     """`readyok`: the answer to `isready`."""
 
-    def to_line(self) -> str:
-        return "readyok"
+    WORD = "readyok"
 
 
 BOUNDS = ("lowerbound", "upperbound")
