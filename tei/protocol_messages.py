@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
@@ -13,6 +13,7 @@ __all__ = [
     "BestMove",
     "EngineMessage",
     "Go",
+    "GoLimits",
     "GuiMessage",
     "Id",
     "Info",
@@ -123,9 +124,9 @@ GO_INTS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mov
 
 
 @attrs.frozen
-class Go:
-    """`go [wtime n] [btime n] [winc n] [binc n] [movestogo n] [depth n] [nodes n]
-    [movetime n] [infinite]`; times in milliseconds. A bare `go` has every field None."""
+class GoLimits:
+    """The limits `go` gives a search (times in milliseconds): held by the `Go` message
+    and by the driver's `Limits`."""
 
     wtime: int | None = None
     btime: int | None = None
@@ -136,6 +137,17 @@ class Go:
     nodes: int | None = None
     movetime: int | None = None
     infinite: bool = False
+
+    def limit_values(self) -> dict[str, Any]:
+        """The limits by field name, to build the other kind of limits from."""
+        return {field.name: getattr(self, field.name) for field in attrs.fields(GoLimits)}
+
+
+@attrs.frozen
+class Go(GoLimits):
+    """`go [wtime n] [btime n] [winc n] [binc n] [movestogo n] [depth n] [nodes n]
+    [movetime n] [infinite]`; times in milliseconds. A bare `go` has every field None."""
+
     #: words of the line that are no known `go` field (not printed by to_line)
     skipped: tuple[str, ...] = ()
 

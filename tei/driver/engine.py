@@ -148,11 +148,11 @@ class Engine:
 
     @property
     def returncode(self) -> int | None:
-        return self._process.returncode
+        return self._process.process.returncode
 
     @property
     def pid(self) -> int:
-        return self._process.pid
+        return self._process.process.pid
 
     @property
     def stderr(self) -> tuple[str, ...]:

@@ -22,7 +22,15 @@ class EngineError(TeiError):
         self.engine = engine
 
 
-class EngineTerminated(EngineError):
+class _WithStderr(EngineError):
+    """A failure of the process whose evidence includes its last lines on stderr."""
+
+    def __init__(self, engine: str, message: str, stderr: Sequence[str]) -> None:
+        super().__init__(engine, message + _tail(stderr))
+        self.stderr = tuple(stderr)
+
+
+class EngineTerminated(_WithStderr):
     """The engine process exited or closed its output; `exit_code` is None if unknown.
 
     A negative exit code is the signal that ended it (as in subprocess). `still_running`
@@ -44,37 +52,32 @@ class EngineTerminated(EngineError):
         else:
             code = "unknown exit code" if exit_code is None else f"exit code {exit_code}"
             what = f"terminated{where} ({code})"
-        super().__init__(engine, what + _tail(stderr))
+        super().__init__(engine, what, stderr)
         self.exit_code = exit_code
         self.still_running = still_running
-        self.stderr = tuple(stderr)
 
 
-class EngineStalled(EngineError):
+class EngineStalled(_WithStderr):
     """The engine did not answer in time (handshake, isready, new game)."""
 
     def __init__(
         self, engine: str, waiting_for: str, seconds: float, stderr: Sequence[str] = ()
     ) -> None:
-        super().__init__(engine, f"no {waiting_for} within {seconds:.3g} s{_tail(stderr)}")
+        super().__init__(engine, f"no {waiting_for} within {seconds:.3g} s", stderr)
         self.waiting_for = waiting_for
         self.seconds = seconds
-        self.stderr = tuple(stderr)
 
 
-class EngineTimeout(EngineError):
+class EngineTimeout(_WithStderr):
     """During `play`: no `bestmove` by the deadline, nor within the grace after `stop`."""
 
     def __init__(
         self, engine: str, seconds: float, grace: float, stderr: Sequence[str] = ()
     ) -> None:
-        super().__init__(
-            engine,
-            f"no bestmove within {seconds:.3g} s (+{grace:.3g} s grace after stop)" + _tail(stderr),
-        )
+        why = f"no bestmove within {seconds:.3g} s (+{grace:.3g} s grace after stop)"
+        super().__init__(engine, why, stderr)
         self.seconds = seconds
         self.grace = grace
-        self.stderr = tuple(stderr)
 
 
 class EngineProtocolError(EngineError):
@@ -85,20 +88,26 @@ class EngineProtocolError(EngineError):
         self.line = line
 
 
-class IllegalMove(EngineError):
+class _BadMove(EngineError):
+    """A `bestmove` that cannot be played; `line` is the bestmove line."""
+
+    what = "bad move"
+
+    def __init__(self, engine: str, line: str, why: str = "") -> None:
+        super().__init__(engine, f"{self.what} {line!r}" + (f" ({why})" if why else ""))
+        self.line = line
+
+
+class IllegalMove(_BadMove):
     """A well-formed `bestmove` that is not legal in the position; `line` is the bestmove line."""
 
-    def __init__(self, engine: str, line: str, why: str = "") -> None:
-        super().__init__(engine, f"illegal move {line!r}" + (f" ({why})" if why else ""))
-        self.line = line
+    what = "illegal move"
 
 
-class MalformedMove(EngineError):
+class MalformedMove(_BadMove):
     """A `bestmove` whose move text does not parse; `line` is the bestmove line."""
 
-    def __init__(self, engine: str, line: str, why: str = "") -> None:
-        super().__init__(engine, f"malformed move {line!r}" + (f" ({why})" if why else ""))
-        self.line = line
+    what = "malformed move"
 
 
 class EngineOptionError(EngineError):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import attrs
 
+from tei.protocol_messages import GoLimits
+
 #: the largest time (ms) the driver sends in `go`: 2**31 - 1 ms (about 24.8 days), the
 #: largest value an engine that reads times into a signed 32-bit integer can take
 MAX_TIME_MS = 2**31 - 1
@@ -16,18 +18,9 @@ MAX_COUNT = 2**63 - 1
 
 
 @attrs.frozen
-class Limits:
-    """The limits of one search, as TEI `go` gives them (times in milliseconds)."""
-
-    wtime: int | None = None
-    btime: int | None = None
-    winc: int | None = None
-    binc: int | None = None
-    movestogo: int | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    movetime: int | None = None
-    infinite: bool = False
+class Limits(GoLimits):
+    """The limits of one search, as TEI `go` gives them (times in milliseconds; the
+    fields are `GoLimits`')."""
 
     def clock(self, seat: int) -> tuple[int | None, int]:
         """(time left, increment) of a seat: even seats read w*, odd seats b*."""

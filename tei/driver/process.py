@@ -189,14 +189,6 @@ class EngineProcess(Generic[E]):
         nursery.start_soon(engine._watch_exit)
         return engine
 
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    @property
-    def returncode(self) -> int | None:
-        return self.process.returncode
-
     def _record(self, direction: str, line: str) -> None:
         if self.transcript is not None:
             self.transcript.record(self.name, direction, line)

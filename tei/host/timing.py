@@ -48,14 +48,4 @@ def search_deadlines(limits: Limits, seat: int) -> tuple[float | None, float | N
 
 def limits_of(go: p.Go) -> Limits:
     """The bot's limits of a `go`."""
-    return Limits(
-        wtime=go.wtime,
-        btime=go.btime,
-        winc=go.winc,
-        binc=go.binc,
-        movestogo=go.movestogo,
-        depth=go.depth,
-        nodes=go.nodes,
-        movetime=go.movetime,
-        infinite=go.infinite,
-    )
+    return Limits(**go.limit_values())
