@@ -18,16 +18,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from tei.driver.errors import (
-    EngineError,
-    EngineOptionError,
-    EngineProtocolError,
-    EngineStalled,
-    EngineTerminated,
-    EngineTimeout,
-    IllegalMove,
-    MalformedMove,
-)
+from tei.driver import errors as _errors
+from tei.driver.errors import *  # noqa: F403 - the errors are part of the driver's surface
 from tei.driver.limits import MAX_COUNT, MAX_TIME_MS, Info, Limits
 from tei.errors import TeiError
 
@@ -45,16 +37,8 @@ __all__ = [
     "Analysis",
     "Engine",
     "EngineConnection",
-    "EngineError",
-    "EngineOptionError",
-    "EngineProtocolError",
-    "EngineStalled",
-    "EngineTerminated",
-    "EngineTimeout",
-    "IllegalMove",
     "Info",
     "Limits",
-    "MalformedMove",
     "PlayResult",
     "TeiError",
     "Transcript",
@@ -62,6 +46,7 @@ __all__ = [
     "default_size",
     "open_engine",
 ]
+__all__ += _errors.__all__
 
 _LAZY = {
     "Analysis": "tei.driver.analysis",

@@ -6,6 +6,17 @@ from collections.abc import Sequence
 
 from tei.errors import TeiError
 
+__all__ = [
+    "EngineError",
+    "EngineOptionError",
+    "EngineProtocolError",
+    "EngineStalled",
+    "EngineTerminated",
+    "EngineTimeout",
+    "IllegalMove",
+    "MalformedMove",
+]
+
 
 def _tail(stderr: Sequence[str], lines: int = 5) -> str:
     if not stderr:
