@@ -174,7 +174,6 @@ class EngineSeat:
         self._close: trio.Event | None = None
         self._closed: trio.Event | None = None
         self._lock = trio.Lock()
-        self._told: tuple[int, NewGame] | None = None
 
     # ---- the process -------------------------------------------------------------------
     async def _host(self, close: trio.Event, closed: trio.Event, task_status: Any) -> None:
@@ -228,7 +227,7 @@ class EngineSeat:
     async def close(self) -> None:
         """Shut the process down (quit, terminate, kill) and wait for it; safe to repeat."""
         close, closed = self._close, self._closed
-        self.engine, self._close, self._closed, self._told = None, None, None, None
+        self.engine, self._close, self._closed = None, None, None
         if close is not None and closed is not None:
             close.set()
             with trio.CancelScope(shield=True):
@@ -242,17 +241,16 @@ class EngineSeat:
     # ---- games and moves ---------------------------------------------------------------
     async def prepare(self, new: NewGame) -> Engine:
         """Open the engine and tell it about `new` unless this process already knows it
-        (one caller at a time). SeatFault when that fails."""
+        (the driver keeps track; one caller at a time). SeatFault when that fails."""
         async with self._lock:
             engine = await self.open()
-            if self._told == (self.generation, new):
-                return engine
             try:
-                await engine.new_game(new.game, dict(new.rules), timeout=self.timeout)
+                await engine.prepare(
+                    new.game, dict(new.rules), game_key=new.key, timeout=self.timeout
+                )
             except (EngineError, OSError) as exc:
                 fault = classify(exc, starting=True)
                 raise SeatFault(self.label, fault.kind, fault.restart, exc) from exc
-            self._told = (self.generation, new)
             return engine
 
     async def move(
@@ -270,7 +268,7 @@ class EngineSeat:
         failure comes as SeatFault."""
         engine = await self.prepare(new)
         try:
-            return await engine.play(game, limits, deadline=deadline, grace=grace)
+            return await engine.play(game, limits, game_key=new.key, deadline=deadline, grace=grace)
         except (EngineError, OSError) as exc:
             fault = classify(exc, timed=timed)
             raise SeatFault(self.label, fault.kind, fault.restart, exc) from exc

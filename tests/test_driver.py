@@ -115,6 +115,24 @@ async def test_game_option_is_selected_before_teinewgame() -> None:
     assert "teinewgame 9" in lines
 
 
+async def test_prepare_sends_a_new_game_only_when_game_rules_or_key_change() -> None:
+    transcript = Transcript()
+    async with open_engine(fake("good"), transcript=transcript) as engine:
+        assert await engine.prepare("tak", {"size": "4"}, game_key="g1")
+        assert not await engine.prepare("tak", {"size": "4"}, game_key="g1")
+        game = PlaceGame(4)
+        result = await engine.play(game, CLOCK, game_key="g1", deadline=trio.current_time() + 30)
+        game.play(result.action)
+        assert await engine.prepare("tak", {"size": "4"}, game_key="g2")
+        assert await engine.prepare("tak", {"size": "5"}, game_key="g2")
+        assert engine.generation == 3
+    assert [line for line in sent(transcript) if line.startswith("teinewgame")] == [
+        "teinewgame 4",
+        "teinewgame 4",
+        "teinewgame 5",
+    ]
+
+
 async def test_transcript_file_lines_name_engine_and_direction(tmp_path: Path) -> None:
     path = tmp_path / "traffic.log"
     transcript = Transcript.to_file(path)

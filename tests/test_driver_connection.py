@@ -119,6 +119,23 @@ def test_new_game_is_needed_when_game_or_rules_change_and_not_otherwise() -> Non
     assert conn.generation == 1
 
 
+def test_a_game_key_tells_one_game_from_the_next_of_the_same_rules() -> None:
+    conn = shaken()
+    six = {"size": "6"}
+    assert conn.needs_new_game("tak", six, game_key=1)  # nothing sent yet
+    send_all(conn, conn.new_game_messages("tak", six, game_key=1))
+    assert not conn.needs_new_game("tak", six, game_key=1)
+    assert not conn.needs_new_game("tak", six)  # no key given: game and rules decide
+    assert conn.needs_new_game("tak", six, game_key=2)  # the next game, same rules
+    assert conn.needs_new_game("tak", {"size": "5"}, game_key=1)  # rules changed
+    assert conn.needs_new_game("trike", six, game_key=1)  # game changed
+    game = new_game("tak", six)
+    conn.bind(game)
+    assert not conn.needs_new_game(game, six, game_key=1)
+    assert conn.needs_new_game(new_game("tak", six), six, game_key=1)  # another object
+    assert conn.generation == 1
+
+
 def test_search_states_and_info() -> None:
     conn = shaken()
     game = new_game("tak", {"size": "5"})

@@ -218,6 +218,8 @@ class EngineConnection:
         self._stop_sent = False
         self._rules: tuple[str, dict[str, str]] | None = None
         self._rules_key: tuple[str, tuple[tuple[str, str], ...]] | None = None
+        #: the caller's key of the last new game (a game number, an id), if it gave one
+        self._game_key: object = None
         self._game: Game[Any] | None = None
 
     # ---- state -------------------------------------------------------------------------
@@ -384,9 +386,12 @@ class EngineConnection:
         """Why this engine cannot play `game` under `rules`, or None when it can."""
         return declared_refusal(game, rules, self.options, self.sizes)
 
-    def new_game_messages(self, game: str, rules: Mapping[str, str]) -> list[GuiMessage]:
+    def new_game_messages(
+        self, game: str, rules: Mapping[str, str], game_key: object = None
+    ) -> list[GuiMessage]:
         """`Game` (always, if declared), changed rules options, `teinewgame`; OptionRefused
-        before anything is planned when the engine cannot play these rules."""
+        before anything is planned when the engine cannot play these rules. `game_key`
+        (a game number, an id) tells this game from the next one of the same rules."""
         plan = plan_new_game(game, rules, self.options, self.sizes)
         settings = dict(plan.settings)
         messages: list[GuiMessage] = []
@@ -399,6 +404,7 @@ class EngineConnection:
         messages.append(plan.teinewgame)
         self._rules = (game.strip().lower(), dict(rules))
         self._rules_key = _rules_key(game, rules)
+        self._game_key = game_key
         return messages
 
     def rules_for(self, game: Game[Any], rules: Mapping[str, str] | None) -> dict[str, str]:
@@ -411,18 +417,27 @@ class EngineConnection:
         size = getattr(game, "size", None)
         return {"size": str(size)} if isinstance(size, int) else {}
 
-    def needs_new_game(self, game: Game[Any], rules: Mapping[str, str] | None = None) -> bool:
-        """True when `game` needs a `teinewgame` first: none was sent yet, the game or the
-        rules differ from the last one, or `game` is another game than the one played
-        since (a new `Game` object)."""
+    def needs_new_game(
+        self,
+        game: Game[Any] | str,
+        rules: Mapping[str, str] | None = None,
+        game_key: object = None,
+    ) -> bool:
+        """True when `game` (a `Game`, or just a game's name) needs a `teinewgame` first:
+        none was sent yet, the game or the rules differ from the last one, `game_key` is
+        given and differs from the last one's, or `game` is another `Game` than the one
+        played since (a new `Game` object)."""
+        name = game if isinstance(game, str) else game.name
         if self._rules_key is None:
             return True
         if rules is not None:
-            if _rules_key(game.name, rules) != self._rules_key:
+            if _rules_key(name, rules) != self._rules_key:
                 return True
-        elif game.name != self._rules_key[0]:
+        elif name.strip().lower() != self._rules_key[0]:
             return True
-        return self._game is not None and self._game is not game
+        if game_key is not None and game_key != self._game_key:
+            return True
+        return not isinstance(game, str) and self._game is not None and self._game is not game
 
     def bind(self, game: Game[Any]) -> None:
         """`game` is the game of the current `teinewgame`: another `Game` needs a new one."""

@@ -288,22 +288,45 @@ class Engine:
 
     @_exclusive
     async def new_game(
-        self, game: str, options: Mapping[str, str] | None = None, *, timeout: float = 10.0
+        self,
+        game: str,
+        options: Mapping[str, str] | None = None,
+        *,
+        game_key: object = None,
+        timeout: float = 10.0,
     ) -> None:
         """Prepare a new game: `Game` (always sent if declared), rules options that changed,
-        `teinewgame`, `isready`.
+        `teinewgame`, `isready`. `game_key` (a game number, an id) tells it from the next
+        game of the same rules (see `prepare`).
 
         EngineOptionError, before anything is sent, when the engine cannot play the game or
         its rules (e.g. komi without a `HalfKomi` option, a value its combo does not list).
         """
         await self._finish_analysis()
         try:
-            messages = self.connection.new_game_messages(game, options or {})
+            messages = self.connection.new_game_messages(game, options or {}, game_key)
         except OptionRefused as exc:
             raise EngineOptionError(self.name, exc.name, exc.why) from None
         for message in messages:
             await self.send(message)
         await self.ping(timeout)
+
+    @_exclusive
+    async def prepare(
+        self,
+        game: str,
+        options: Mapping[str, str] | None = None,
+        *,
+        game_key: object = None,
+        timeout: float = 10.0,
+    ) -> bool:
+        """`new_game` unless this process was last told this very game: the same game,
+        rules and (when given) `game_key`. Returns whether a new game was sent."""
+        await self._finish_analysis()
+        if not self.connection.needs_new_game(game, options or {}, game_key):
+            return False
+        await self.new_game(game, options, game_key=game_key, timeout=timeout)
+        return True
 
     def position_message(self, game: Game[Any]) -> Position:
         """`position startpos|tps ... moves ...` for a game (canonical action texts)."""
@@ -328,14 +351,16 @@ class Engine:
         limits: Limits,
         *,
         rules: Mapping[str, str] | None = None,
+        game_key: object = None,
         deadline: float | None = None,
         grace: float = 1.0,
         timeout: float = 10.0,
     ) -> PlayResult:
         """Ask for the next action of `game` and check it (play `result.action` as is).
 
-        A new game (`teinewgame`, within `timeout`) is sent first when the game or `rules`
-        changed since the last one, or `game` is another `Game` than the one played so far.
+        A new game (`teinewgame`, within `timeout`) is sent first when the game, `rules`
+        or `game_key` changed since the last one, or `game` is another `Game` than the one
+        played so far.
         `deadline` is an absolute `trio.current_time()`; when it passes, `stop` is sent and
         a `bestmove` within `grace` seconds is still taken (the caller judges the time from
         `elapsed`); after that EngineTimeout. An open-ended search (`go infinite`, or limits
@@ -349,8 +374,9 @@ class Engine:
         if game.name and game.name not in self.games:
             raise EngineOptionError(self.name, "Game", f"the engine does not play {game.name}")
         await self._drain()
-        if self.connection.needs_new_game(game, rules):
-            await self.new_game(game.name, self.connection.rules_for(game, rules), timeout=timeout)
+        if self.connection.needs_new_game(game, rules, game_key):
+            rules = self.connection.rules_for(game, rules)
+            await self.new_game(game.name, rules, game_key=game_key, timeout=timeout)
         self.connection.bind(game)
         await self.send_stop()  # a search left running: its bestmove will be skipped
         position, go = self._search_messages(game, limits)
