@@ -113,16 +113,19 @@ async def check_go_movetime(p: Probe) -> str:
     return f"bestmove {move} after {taken:.2f} s"
 
 
-async def check_go_depth(p: Probe) -> str:
+async def _bounded(p: Probe, go: str) -> str:
+    """A search two plies in that `go` itself bounds (depth, nodes)."""
     await p.ready()
-    move, _ = await p.search(played_out(p.fresh_game(), 2), "go depth 2", p.timeout)
+    move, _ = await p.search(played_out(p.fresh_game(), 2), go, p.timeout)
     return f"bestmove {move}"
+
+
+async def check_go_depth(p: Probe) -> str:
+    return await _bounded(p, "go depth 2")
 
 
 async def check_go_nodes(p: Probe) -> str:
-    await p.ready()
-    move, _ = await p.search(played_out(p.fresh_game(), 2), "go nodes 1000", p.timeout)
-    return f"bestmove {move}"
+    return await _bounded(p, "go nodes 1000")
 
 
 async def _until_stop(p: Probe, go: str) -> str:

@@ -76,6 +76,19 @@ def _read(line: str, readers: Mapping[str, _Reader[M]]) -> M | m.Unknown:
     return reader(words) if reader is not None else m.Unknown(words.text)
 
 
+R = TypeVar("R", bound=_Reader[Any])
+
+
+def _reads(table: dict[str, _Reader[Any]], command: str) -> Callable[[R], R]:
+    """Register the decorated function as the reader of `command` lines in `table`."""
+
+    def register(reader: R) -> R:
+        table[command] = reader
+        return reader
+
+    return register
+
+
 def _bare(*classes: type[m.Bare]) -> dict[str, _Reader[Any]]:
     """Readers of the one-word messages: the word is the whole (immutable) message."""
 
@@ -87,7 +100,10 @@ def _bare(*classes: type[m.Bare]) -> dict[str, _Reader[Any]]:
 
 # ---- parsing: GUI -> engine --------------------------------------------------------------
 
+_GUI_READERS: dict[str, _Reader[m.GuiMessage]] = _bare(m.Tei, m.IsReady, m.Stop, m.Quit)
 
+
+@_reads(_GUI_READERS, "setoption")
 def _parse_setoption(ln: _Line) -> m.SetOption:
     line, lower = ln.text, ln.lower
     if len(lower) < 3 or lower[1] != "name":
@@ -102,6 +118,7 @@ def _parse_setoption(ln: _Line) -> m.SetOption:
     return m.SetOption(name, ln.rest(value_at + 1))
 
 
+@_reads(_GUI_READERS, "teinewgame")
 def _parse_teinewgame(ln: _Line) -> m.TeiNewGame:
     line, args = ln.text, ln.words[1:]
     if not args:
@@ -125,6 +142,7 @@ def _parse_teinewgame(ln: _Line) -> m.TeiNewGame:
     return m.TeiNewGame(size=size, halfkomi=halfkomi, v1=True)
 
 
+@_reads(_GUI_READERS, "position")
 def _parse_position(ln: _Line) -> m.Position:
     line, words, lower = ln.text, ln.words, ln.lower
     if len(words) < 2:
@@ -143,6 +161,7 @@ def _parse_position(ln: _Line) -> m.Position:
     raise _error(line, f"position: expected 'startpos' or 'tps', not {words[1]!r}")
 
 
+@_reads(_GUI_READERS, "go")
 def _parse_go(ln: _Line) -> m.Go:
     line, words, lower = ln.text, ln.words, ln.lower
     values: dict[str, int] = {}
@@ -164,15 +183,6 @@ def _parse_go(ln: _Line) -> m.Go:
     return m.Go(infinite=infinite, skipped=tuple(skipped), **values)
 
 
-_GUI_READERS: dict[str, _Reader[m.GuiMessage]] = {
-    **_bare(m.Tei, m.IsReady, m.Stop, m.Quit),
-    "setoption": _parse_setoption,
-    "teinewgame": _parse_teinewgame,
-    "position": _parse_position,
-    "go": _parse_go,
-}
-
-
 def parse_gui_line(line: str) -> m.GuiMessage:
     """The message of one line a GUI sends; `Unknown` for no known command."""
     return _read(line, _GUI_READERS)
@@ -180,7 +190,10 @@ def parse_gui_line(line: str) -> m.GuiMessage:
 
 # ---- parsing: engine -> GUI --------------------------------------------------------------
 
+_ENGINE_READERS: dict[str, _Reader[m.EngineMessage]] = _bare(m.TeiOk, m.ReadyOk)
 
+
+@_reads(_ENGINE_READERS, "option")
 def _parse_option(ln: _Line) -> m.OptionDecl:
     line, lower = ln.text, ln.lower
     if len(lower) < 3 or lower[1] != "name":
@@ -221,6 +234,7 @@ def _parse_option(ln: _Line) -> m.OptionDecl:
     return m.OptionDecl(name, type_, default, minimum, maximum, tuple(vars_))
 
 
+@_reads(_ENGINE_READERS, "size")
 def _parse_size(ln: _Line) -> m.SizeDecl:
     line, words, lower = ln.text, ln.words, ln.lower
     komi_at = lower.index("halfkomi") if "halfkomi" in lower else len(words)
@@ -264,6 +278,7 @@ def _parse_score(words: list[str], i: int) -> tuple[m.Score | None, int]:
     return m.Score(kind, value, bound), i
 
 
+@_reads(_ENGINE_READERS, "info")
 def _parse_info(ln: _Line) -> m.Info:
     words, lower = ln.words, ln.lower
     fields: dict[str, object] = {}
@@ -314,26 +329,18 @@ def _parse_info(ln: _Line) -> m.Info:
     return m.Info(skipped=tuple(skipped), **fields)  # type: ignore[arg-type]
 
 
+@_reads(_ENGINE_READERS, "id")
 def _parse_id(ln: _Line) -> m.Id:
     if len(ln.words) < 2:
         raise _error(ln.text, "id needs a key")
     return m.Id(ln.lower[1], ln.rest(2))
 
 
+@_reads(_ENGINE_READERS, "bestmove")
 def _parse_bestmove(ln: _Line) -> m.BestMove:
     if len(ln.words) < 2:
         raise _error(ln.text, "bestmove needs a move")
     return m.BestMove(None if ln.words[1] == "--" else ln.words[1])
-
-
-_ENGINE_READERS: dict[str, _Reader[m.EngineMessage]] = {
-    **_bare(m.TeiOk, m.ReadyOk),
-    "id": _parse_id,
-    "option": _parse_option,
-    "size": _parse_size,
-    "info": _parse_info,
-    "bestmove": _parse_bestmove,
-}
 
 
 def parse_engine_line(line: str) -> m.EngineMessage:

@@ -20,19 +20,15 @@ import attrs
 import trio
 
 from rules.game import Game
-from tei.driver import (
-    Engine,
+from tei.driver import Engine, Limits, PlayResult, Transcript, open_engine
+from tei.driver.errors import (
     EngineError,
     EngineProtocolError,
     EngineStalled,
     EngineTerminated,
     EngineTimeout,
     IllegalMove,
-    Limits,
     MalformedMove,
-    PlayResult,
-    Transcript,
-    open_engine,
 )
 from tei.errors import TeiError
 
@@ -245,8 +241,12 @@ class EngineSeat:
         async with self._lock:
             engine = await self.open()
             try:
-                await engine.prepare(
-                    new.game, dict(new.rules), game_key=new.key, timeout=self.timeout
+                await engine.new_game(
+                    new.game,
+                    dict(new.rules),
+                    game_key=new.key,
+                    when_needed=True,
+                    timeout=self.timeout,
                 )
             except (EngineError, OSError) as exc:
                 fault = classify(exc, starting=True)

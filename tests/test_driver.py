@@ -115,16 +115,16 @@ async def test_game_option_is_selected_before_teinewgame() -> None:
     assert "teinewgame 9" in lines
 
 
-async def test_prepare_sends_a_new_game_only_when_game_rules_or_key_change() -> None:
+async def test_a_new_game_when_needed_is_sent_only_when_game_rules_or_key_change() -> None:
     transcript = Transcript()
     async with open_engine(fake("good"), transcript=transcript) as engine:
-        assert await engine.prepare("tak", {"size": "4"}, game_key="g1")
-        assert not await engine.prepare("tak", {"size": "4"}, game_key="g1")
+        assert await engine.new_game("tak", {"size": "4"}, game_key="g1", when_needed=True)
+        assert not await engine.new_game("tak", {"size": "4"}, game_key="g1", when_needed=True)
         game = PlaceGame(4)
         result = await engine.play(game, CLOCK, game_key="g1", deadline=trio.current_time() + 30)
         game.play(result.action)
-        assert await engine.prepare("tak", {"size": "4"}, game_key="g2")
-        assert await engine.prepare("tak", {"size": "5"}, game_key="g2")
+        assert await engine.new_game("tak", {"size": "4"}, game_key="g2", when_needed=True)
+        assert await engine.new_game("tak", {"size": "5"}, game_key="g2", when_needed=True)
         assert engine.generation == 3
     assert [line for line in sent(transcript) if line.startswith("teinewgame")] == [
         "teinewgame 4",

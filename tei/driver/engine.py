@@ -293,16 +293,21 @@ class Engine:
         options: Mapping[str, str] | None = None,
         *,
         game_key: object = None,
+        when_needed: bool = False,
         timeout: float = 10.0,
-    ) -> None:
+    ) -> bool:
         """Prepare a new game: `Game` (always sent if declared), rules options that changed,
         `teinewgame`, `isready`. `game_key` (a game number, an id) tells it from the next
-        game of the same rules (see `prepare`).
+        game of the same rules; with `when_needed`, nothing is sent when this process was
+        last told this very game (the same game, rules and, when given, `game_key`).
+        Returns whether a new game was sent.
 
         EngineOptionError, before anything is sent, when the engine cannot play the game or
         its rules (e.g. komi without a `HalfKomi` option, a value its combo does not list).
         """
         await self._finish_analysis()
+        if when_needed and not self.connection.needs_new_game(game, options or {}, game_key):
+            return False
         try:
             messages = self.connection.new_game_messages(game, options or {}, game_key)
         except OptionRefused as exc:
@@ -310,22 +315,6 @@ class Engine:
         for message in messages:
             await self.send(message)
         await self.ping(timeout)
-
-    @_exclusive
-    async def prepare(
-        self,
-        game: str,
-        options: Mapping[str, str] | None = None,
-        *,
-        game_key: object = None,
-        timeout: float = 10.0,
-    ) -> bool:
-        """`new_game` unless this process was last told this very game: the same game,
-        rules and (when given) `game_key`. Returns whether a new game was sent."""
-        await self._finish_analysis()
-        if not self.connection.needs_new_game(game, options or {}, game_key):
-            return False
-        await self.new_game(game, options, game_key=game_key, timeout=timeout)
         return True
 
     def position_message(self, game: Game[Any]) -> Position:
