@@ -85,9 +85,8 @@ async def check_setoption(p: Probe) -> str:
         await p.send(f"setoption name {decl.name} value {decl.default}".rstrip())
         names.append(decl.name)
     await p.sync()
-    if not names:
-        return "no options with defaults to set"
-    return f"set {', '.join(names)} to their defaults; readyok"
+    done = f"set {', '.join(names)} to their defaults; readyok"
+    return done if names else "no options with defaults to set"
 
 
 async def check_new_game(p: Probe) -> str:

@@ -1,12 +1,10 @@
-"""Pure parts of the driver: option rules, new-game plans, lines, transcripts."""
+"""Pure parts of the driver: option rules, new-game plans, transcripts."""
 
 from __future__ import annotations
 
 import io
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from tei.driver.options import (
     OptionRefused,
@@ -15,7 +13,6 @@ from tei.driver.options import (
     normalize_value,
     plan_new_game,
 )
-from tei.lines import LineSplitter
 from tei.protocol import OptionDecl, SizeDecl, TeiNewGame
 from tei.transcript import Transcript, TranscriptEntry
 
@@ -124,16 +121,6 @@ def test_v1_engines_get_komi_in_teinewgame() -> None:
         plan_new_game("tak", {"size": "5", "halfkomi": "2"}, {}, sizes)
 
 
-def test_line_splitter_handles_crlf_partial_and_bad_bytes() -> None:
-    splitter = LineSplitter(max_line=8)
-    assert splitter.feed(b"teiok\r\nread") == ["teiok"]
-    assert splitter.feed(b"yok\n\xff\n") == ["readyok", "\ufffd"]
-    assert splitter.feed(b"0123456789abcdef") == ["01234567"]
-    assert splitter.feed(b"ghij\nok\n") == ["ok"]
-    assert splitter.feed(b"tail") == []
-    assert splitter.flush() == ["tail"]
-
-
 def test_transcript_lines_round_trip_and_marks() -> None:
     sink = io.StringIO()
     transcript = Transcript(sink, keep=3)
@@ -148,23 +135,3 @@ def test_transcript_lines_round_trip_and_marks() -> None:
     assert len(entries) == 4
     with pytest.raises(ValueError, match="not a transcript line"):
         TranscriptEntry.parse("hello")
-
-
-@given(
-    st.lists(st.text(alphabet="ab \r\n\t\xe9", max_size=12), max_size=8),
-    st.lists(st.integers(min_value=1, max_value=7), min_size=1, max_size=8),
-)
-def test_line_splitting_does_not_depend_on_chunking(texts: list[str], cuts: list[int]) -> None:
-    data = "\n".join(texts).encode("utf-8")
-    whole = LineSplitter()
-    expected = whole.feed(data) + whole.flush()
-    pieces = LineSplitter()
-    got: list[str] = []
-    position, turn = 0, 0
-    while position < len(data):
-        size = cuts[turn % len(cuts)]
-        got += pieces.feed(data[position : position + size])
-        position, turn = position + size, turn + 1
-    got += pieces.flush()
-    assert got == expected
-    assert all("\n" not in line for line in got)

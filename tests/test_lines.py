@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tei.lines import LineSplitter, LongLine, quote
+
+T = TypeVar("T")
+
+
+def in_pieces(feed: Callable[[bytes], list[T]], data: bytes, cuts: list[int]) -> list[T]:
+    """What `feed` gives for `data` fed in pieces of the sizes in `cuts`, in turn."""
+    got: list[T] = []
+    position, turn = 0, 0
+    while position < len(data):
+        size = cuts[turn % len(cuts)]
+        got += feed(data[position : position + size])
+        position, turn = position + size, turn + 1
+    return got
 
 
 def test_a_long_line_is_reported_once_and_the_rest_dropped() -> None:
@@ -58,11 +74,29 @@ def test_marked_lines_do_not_depend_on_chunking(texts: list[str], cuts: list[int
     whole = LineSplitter(max_line=6)
     expected = [*whole.feed_marked(data), *whole.flush()]
     pieces = LineSplitter(max_line=6)
-    got: list[str | LongLine] = []
-    position, turn = 0, 0
-    while position < len(data):
-        size = cuts[turn % len(cuts)]
-        got += pieces.feed_marked(data[position : position + size])
-        position, turn = position + size, turn + 1
-    got += pieces.flush()
+    got = [*in_pieces(pieces.feed_marked, data, cuts), *pieces.flush()]
     assert got == expected
+
+
+def test_line_splitter_handles_crlf_partial_and_bad_bytes() -> None:
+    splitter = LineSplitter(max_line=8)
+    assert splitter.feed(b"teiok\r\nread") == ["teiok"]
+    assert splitter.feed(b"yok\n\xff\n") == ["readyok", "\ufffd"]
+    assert splitter.feed(b"0123456789abcdef") == ["01234567"]
+    assert splitter.feed(b"ghij\nok\n") == ["ok"]
+    assert splitter.feed(b"tail") == []
+    assert splitter.flush() == ["tail"]
+
+
+@given(
+    st.lists(st.text(alphabet="ab \r\n\t\xe9", max_size=12), max_size=8),
+    st.lists(st.integers(min_value=1, max_value=7), min_size=1, max_size=8),
+)
+def test_line_splitting_does_not_depend_on_chunking(texts: list[str], cuts: list[int]) -> None:
+    data = "\n".join(texts).encode("utf-8")
+    whole = LineSplitter()
+    expected = whole.feed(data) + whole.flush()
+    pieces = LineSplitter()
+    got = [*in_pieces(pieces.feed, data, cuts), *pieces.flush()]
+    assert got == expected
+    assert all("\n" not in line for line in got)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from tei.protocol import (
@@ -299,50 +301,49 @@ def test_whitespace_and_carriage_returns_are_ignored() -> None:
     assert parse_gui_line("go\tmovetime\t50") == Go(movetime=50)
 
 
-@pytest.mark.parametrize(
-    "line",
-    [
-        "setoption",
-        "setoption HalfKomi 4",
-        "setoption name",
-        "teinewgame six",
-        "teinewgame size",
-        "teinewgame size six",
-        "teinewgame size 6 colour red",
-        "teinewgame 6 4",
-        "position",
-        "position tps",
-        "position tps moves a1",
-        "position startpos a1",
-        "position fromhere moves a1",
-        "go movetime",
-        "go wtime fast",
-        "go depth 3.5",
-    ],
-)
-def test_malformed_gui_lines_raise_naming_the_line(line: str) -> None:
-    with pytest.raises(ProtocolError) as caught:
-        parse_gui_line(line)
-    assert repr(line) in str(caught.value)
+#: lines of known commands that are malformed, as a GUI would send them
+MALFORMED_GUI_LINES = [
+    "setoption",
+    "setoption HalfKomi 4",
+    "setoption name",
+    "teinewgame six",
+    "teinewgame size",
+    "teinewgame size six",
+    "teinewgame size 6 colour red",
+    "teinewgame 6 4",
+    "position",
+    "position tps",
+    "position tps moves a1",
+    "position startpos a1",
+    "position fromhere moves a1",
+    "go movetime",
+    "go wtime fast",
+    "go depth 3.5",
+]
+#: and as an engine would
+MALFORMED_ENGINE_LINES = [
+    "id",
+    "option",
+    "option name X",
+    "option name X type",
+    "option name X type spin min low",
+    "size",
+    "size five",
+    "size 5 halfkomi x",
+    "bestmove",
+]
 
 
 @pytest.mark.parametrize(
-    "line",
+    ("parse", "line"),
     [
-        "id",
-        "option",
-        "option name X",
-        "option name X type",
-        "option name X type spin min low",
-        "size",
-        "size five",
-        "size 5 halfkomi x",
-        "bestmove",
+        *((parse_gui_line, line) for line in MALFORMED_GUI_LINES),
+        *((parse_engine_line, line) for line in MALFORMED_ENGINE_LINES),
     ],
 )
-def test_malformed_engine_lines_raise_naming_the_line(line: str) -> None:
+def test_malformed_lines_raise_naming_the_line(parse: Callable[[str], object], line: str) -> None:
     with pytest.raises(ProtocolError) as caught:
-        parse_engine_line(line)
+        parse(line)
     assert repr(line) in str(caught.value)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -29,14 +30,13 @@ count = st.integers(min_value=0, max_value=10**9)
 maybe = st.none() | count
 
 
+def counts_of(message: type) -> dict[str, st.SearchStrategy[int | None]]:
+    """A count or None for every `int | None` field of a message class."""
+    return {f.name: maybe for f in attrs.fields(message) if f.type == "int | None"}
+
+
 @given(
-    depth=maybe,
-    seldepth=maybe,
-    time=maybe,
-    nodes=maybe,
-    nps=maybe,
-    hashfull=maybe,
-    multipv=maybe,
+    **counts_of(Info),
     score=st.none()
     | st.builds(
         Score,
@@ -56,20 +56,7 @@ def test_info_round_trips(**fields: object) -> None:
     assert parse_engine_line(info.to_line()) == info
 
 
-@given(
-    st.builds(
-        Go,
-        wtime=maybe,
-        btime=maybe,
-        winc=maybe,
-        binc=maybe,
-        movestogo=maybe,
-        depth=maybe,
-        nodes=maybe,
-        movetime=maybe,
-        infinite=st.booleans(),
-    )
-)
+@given(st.builds(Go, **counts_of(Go), infinite=st.booleans()))
 def test_go_round_trips(go: Go) -> None:
     assert parse_gui_line(go.to_line()) == go
 
