@@ -17,9 +17,10 @@ from tei.protocol import OptionDecl, SizeDecl, TeiNewGame
 
 
 def _game(game: str) -> type[Game[Any]] | None:
+    """The game's class; None for a game that is unknown or whose core is not installed."""
     try:
         return game_class(game)
-    except GameError:
+    except (GameError, ImportError):
         return None
 
 
@@ -39,7 +40,8 @@ def default_size(game: str) -> int | None:
 @functools.cache
 def legacy_games() -> frozenset[str]:
     """The games of engines that declare no `Game` option (`Game.tei_legacy`)."""
-    return frozenset(name for name in GAME_NAMES if getattr(_game(name), "tei_legacy", False))
+    classes = (_game(name) for name in GAME_NAMES)
+    return frozenset(cls.name for cls in classes if cls is not None and cls.tei_legacy)
 
 
 @functools.cache
@@ -48,10 +50,7 @@ def _told(game: str) -> dict[str, OptionSpec]:
     game's own over those of the other games (whose defaults need no declaration)."""
     out: dict[str, OptionSpec] = {}
     for name in (*(n for n in GAME_NAMES if n != game), game):
-        try:
-            cls = _game(name)
-        except ImportError:  # a core that is not installed tells nothing
-            continue
+        cls = _game(name)
         for spec in cls.option_specs() if cls else ():
             if spec.tei is not None:
                 out[spec.name] = out[spec.tei.lower()] = spec
