@@ -132,19 +132,17 @@ async def test_records_stay_in_schedule_order_with_concurrency(tmp_path: Path) -
     assert [t["Round"] for t in records(out)] == [f"1.{i}" for i in range(1, 7)]
 
 
+async def play_book(book: Path, text: str, second: str, **extra: object) -> list[RecordText]:
+    """The records of a match of two good engines played from a book holding the text."""
+    book.write_text(text)
+    out = book.with_name("r.ptn")
+    engines = [refbot("good"), refbot("good", name=second)]
+    await play(settings(engines, records=str(out), openings=[str(book)], **extra))
+    return games(out)
+
+
 async def test_openings_are_played_from_both_sides(tmp_path: Path) -> None:
-    book = tmp_path / "book.txt"
-    book.write_text("a1 d4\nb2 c3\n")
-    out = tmp_path / "r.ptn"
-    await play(
-        settings(
-            [refbot("good"), refbot("good", name="other")],
-            records=str(out),
-            openings=[str(book)],
-            games=4,
-        )
-    )
-    found = games(out)
+    found = await play_book(tmp_path / "book.txt", "a1 d4\nb2 c3\n", "other", games=4)
     assert [g.moves[:2] for g in found] == [("a1", "d4"), ("a1", "d4"), ("b2", "c3"), ("b2", "c3")]
     assert [g.tags["Player1"] for g in found] == ["good", "other", "good", "other"]
     assert all(replay(g) is not None for g in found)
@@ -152,20 +150,10 @@ async def test_openings_are_played_from_both_sides(tmp_path: Path) -> None:
 
 async def test_tps_openings_start_records_with_a_tps_tag(tmp_path: Path) -> None:
     book = tmp_path / "book.tps"
-    book.write_text("x4/x4/x4/1,x3 2 1\n")
-    out = tmp_path / "r.ptn"
-    await play(
-        settings(
-            [refbot("good"), refbot("good", name="b")],
-            records=str(out),
-            openings=[str(book)],
-            openings_format="tps",
-        )
-    )
-    found = games(out)
+    found = await play_book(book, "x4/x4/x4/1,x3 2 1\n", "b", openings_format="tps")
     assert found[0].tags["TPS"] == "x4/x4/x4/1,x3 2 1"
     assert replay(found[0]) is not None
-    assert len(load_book([out])) == 2  # the records read back as a PTN book
+    assert len(load_book([book.with_name("r.ptn")])) == 2  # the records read back as a PTN book
 
 
 async def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:

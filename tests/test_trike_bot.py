@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import random
 import threading
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from trike_support import random_game
 
 from bots.registry import default_bot, make_bot
 from bots.trike.bitboard import BitEval
 from bots.trike.bot import TrikeSearchBot
 from bots.trike.eval import TEMPO, evaluate, region
 from bots.trike.search import Searcher
+from rules.game import Outcome
 from rules.registry import new_game
 from rules.trike.game import TrikeGame
 from tei.driver import Info, Limits
@@ -25,14 +27,6 @@ def think(
     infos: list[Info] = []
     action = (bot or TrikeSearchBot()).think(game.copy(), limits, threading.Event(), infos.append)
     return action, infos
-
-
-def random_game(size: int, seed: int, plies: int) -> TrikeGame:
-    rng = random.Random(seed)
-    game = TrikeGame.new({"size": str(size)})
-    while game.result is None and game.ply < plies:
-        game.play(rng.choice(game.legal()))
-    return game
 
 
 def test_registry_makes_it_the_default() -> None:
@@ -95,20 +89,46 @@ def test_stop_is_honoured_in_infinite_mode() -> None:
     assert answer and answer[0] in game.legal()
 
 
+def midgames(spread: int) -> Iterator[TrikeGame]:
+    """Unfinished 6x6 games after 6 to 5 + spread seeded random plies."""
+    for seed in range(200):
+        game = random_game(6, seed, 6 + seed % spread)
+        if game.result is None:
+            yield game
+
+
+def outcome_after(game: TrikeGame, action: int) -> Outcome | None:
+    game.play(action)
+    outcome = game.result
+    game.undo()
+    return outcome
+
+
+def won(outcome: Outcome | None, seat: int) -> bool:
+    return outcome is not None and outcome.winners == (seat,)
+
+
+def lost(outcome: Outcome | None, seat: int) -> bool:
+    return outcome is not None and outcome.winners != (seat,)
+
+
+def loses_at_once(game: TrikeGame, action: int) -> bool:
+    """Whether the action ends the game lost for its player, or lets the reply win."""
+    seat = game.turn
+    game.play(action)
+    try:
+        if game.result is not None:
+            return lost(game.result, seat)
+        return any(lost(outcome_after(game, reply), seat) for reply in game.legal())
+    finally:
+        game.undo()
+
+
 def test_takes_an_immediate_winning_trap() -> None:
     found = 0
-    for seed in range(200):
-        game = random_game(6, seed, 6 + seed % 10)
-        if game.result is not None:
-            continue
+    for game in midgames(10):
         seat = game.turn
-        winning = []
-        for action in game.legal():
-            game.play(action)
-            outcome = game.result
-            game.undo()
-            if outcome is not None and outcome.winners == (seat,):
-                winning.append(action)
+        winning = [a for a in game.legal() if won(outcome_after(game, a), seat)]
         if not winning:
             continue
         found += 1
@@ -120,26 +140,8 @@ def test_takes_an_immediate_winning_trap() -> None:
 
 def test_avoids_handing_over_an_immediate_win() -> None:
     checked = 0
-    for seed in range(200):
-        game = random_game(6, seed, 6 + seed % 12)
-        if game.result is not None:
-            continue
-        seat = game.turn
-        safe = []
-        for action in game.legal():
-            game.play(action)
-            loses = game.result is not None and game.result.winners != (seat,)
-            if game.result is None:
-                for reply in game.legal():
-                    game.play(reply)
-                    outcome = game.result
-                    game.undo()
-                    if outcome is not None and outcome.winners != (seat,):
-                        loses = True
-                        break
-            game.undo()
-            if not loses:
-                safe.append(action)
+    for game in midgames(12):
+        safe = [action for action in game.legal() if not loses_at_once(game, action)]
         if not safe or len(safe) == len(game.legal()):
             continue
         checked += 1

@@ -6,6 +6,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from trike_support import random_game
 
 from rules.game import Game
 from rules.trike.game import SWAP, TrikeGame
@@ -57,14 +58,6 @@ def brute_perft(game: TrikeGame, depth: int) -> int:
         child.play_text(text)
         total += brute_perft(child, depth - 1)
     return total
-
-
-def random_game(size: int, seed: int, plies: int) -> TrikeGame:
-    rng = random.Random(seed)
-    game = TrikeGame.new({"size": str(size)})
-    while game.result is None and game.ply < plies:
-        game.play(rng.choice(game.legal()))
-    return game
 
 
 sizes = st.integers(min_value=3, max_value=11)

@@ -53,31 +53,31 @@ def alive(pid: int) -> bool:
     return state is not None and state != "Z"
 
 
-def group_members(pgid: int) -> list[int]:
-    """Live (non-zombie) processes whose process group is `pgid`."""
-    members = []
+def _each_process(name: str) -> Iterator[tuple[int, bytes]]:
+    """(pid, contents of /proc/PID/NAME) of every process whose file is readable."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            text = (entry / "stat").read_text()
+            yield int(entry.name), (entry / name).read_bytes()
         except OSError:
             continue
-        fields = text.rsplit(")", 1)[1].split()
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            members.append(int(entry.name))
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live (non-zombie) processes whose process group is `pgid`."""
+    members = []
+    for pid, text in _each_process("stat"):
+        fields = text.rsplit(b")", 1)[1].split()
+        if int(fields[2]) == pgid and fields[0] != b"Z":
+            members.append(pid)
     return members
 
 
 def _command_lines() -> Iterator[tuple[int, list[bytes]]]:
     """(pid, command line words) of every process readable in /proc."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            yield int(entry.name), (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
+    for pid, text in _each_process("cmdline"):
+        yield pid, text.split(b"\0")
 
 
 def _parent(pid: int) -> int | None:
