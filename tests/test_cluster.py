@@ -225,10 +225,9 @@ def referee(*args: str) -> list[str]:
 
 def random_against_greedy(out: Path, games: int, cluster: str, *extra: str) -> list[str]:
     """`tei match` of the random bot against the greedy one on 4x4 at 0.05 s a move."""
-    fixed = "--size 4 --engine bot=random --engine bot=greedy --each st=0.05".split()
-    return referee(
-        *fixed, "--games", str(games), "--ptnout", str(out), "--cluster", cluster, *extra
-    )
+    engines = ["--engine", "bot=random", "--engine", "bot=greedy", "--each", "st=0.05"]
+    record = ["--games", str(games), "--ptnout", str(out)]
+    return referee("--size", "4", *engines, *record, "--cluster", cluster, *extra)
 
 
 def test_a_killed_client_resumes_on_the_cluster_and_a_lost_scheduler_stops_cleanly(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -20,7 +21,7 @@ from tests.playtak_support.bridges import (
     login_burst,
     make_bridge,
     play_both,
-    serve_script,
+    scripted_bridge,
     wait_event,
 )
 from tests.playtak_support.guard import loopback_only  # noqa: F401
@@ -261,6 +262,33 @@ async def test_logged_in_from_elsewhere_stops_the_bot(nursery: trio.Nursery) -> 
     assert first.session.connections == 1
 
 
+async def one_answer(
+    nursery: trio.Nursery, start: str, clock: str, log: Path, **settings: Any
+) -> Bridge:
+    """A bridge whose logging engine answers white's a1 in game 7 once (then 1-0) on a
+    scripted server that sends the start and clock lines given; the bridge once done."""
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn)
+        await conn.expect("Seek *")
+        await conn.send(start)
+        await conn.send(clock)
+        await conn.send("Game#7 P A1")
+        await conn.expect("Game#7 *")
+        await conn.send("Game#7 Over 1-0")
+        await trio.sleep(5)
+
+    bridge = await scripted_bridge(nursery, script, [*FLAKY, "--log", str(log)], **settings)
+    await play_both(bridge, limit=20)
+    return bridge
+
+
+def go_numbers(go: str) -> dict[str, int]:
+    """The numbers of a `go` line by their word."""
+    words = go.split()
+    return {words[i]: int(words[i + 1]) for i in range(1, len(words) - 1, 2)}
+
+
 @pytest.mark.parametrize("protocol", [2, 1, 0])
 async def test_the_engine_gets_the_server_clocks_in_ms_and_the_increment(
     nursery: trio.Nursery, tmp_path: Path, protocol: int
@@ -276,27 +304,13 @@ async def test_the_engine_gets_the_server_clocks_in_ms_and_the_increment(
         0: ("Game Start 7 5 bobby vs Guest1 black 60 0 21 1 0 0", "Game#7 Time 67 60"),
     }[protocol]
 
-    async def script(conn: LineClient) -> None:
-        await login_burst(conn)
-        await conn.expect("Seek *")
-        await conn.send(start)
-        await conn.send(clock)
-        await conn.send("Game#7 P A1")
-        await conn.expect("Game#7 *")
-        await conn.send("Game#7 Over 1-0")
-        await trio.sleep(5)
-
     log = tmp_path / "engine.log"
-    port = await serve_script(nursery, script)
-    engine = [*FLAKY, "--log", str(log)]
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", engine, seek="5 60 7 B", protocol=protocol)
-    await play_both(bridge, limit=20)
+    await one_answer(nursery, start, clock, log, seek="5 60 7 B", protocol=protocol)
     lines = log.read_text().splitlines()
     go = next(line for line in lines if line.startswith("go "))
     position = lines[lines.index(go) - 1]
     assert position.startswith("position ") and position.endswith(" moves a1")
-    words = go.split()
-    fields = {words[i]: int(words[i + 1]) for i in range(1, len(words) - 1, 2)}
+    fields = go_numbers(go)
     assert (fields["wtime"], fields["winc"], fields["binc"]) == (67000, 7000, 7000)
     assert 50_000 < fields["btime"] <= 60_000 - 100  # our clock minus the move overhead
 
@@ -315,23 +329,13 @@ async def test_absurd_server_clocks_are_clamped_before_the_engine_sees_them(
     """A server that sends a negative or huge `Timems` gets a move all the same: the
     engine is sent clocks within 0..2^31-1 ms, and the clamping is logged."""
 
-    async def script(conn: LineClient) -> None:
-        await login_burst(conn)
-        await conn.expect("Seek *")
-        await conn.send("Game Start 7 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
-        await conn.send(f"Game#7 Timems {white} {black}")
-        await conn.send("Game#7 P A1")
-        await conn.expect("Game#7 *")
-        await conn.send("Game#7 Over 1-0")
-        await trio.sleep(5)
-
     log = tmp_path / "engine.log"
-    port = await serve_script(nursery, script)
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", [*FLAKY, "--log", str(log)], seek="5 60 0 B")
-    await play_both(bridge, limit=20)
+    start = "Game Start 7 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0"
+    bridge = await one_answer(
+        nursery, start, f"Game#7 Timems {white} {black}", log, seek="5 60 0 B"
+    )
     assert bridge.finished[0][:2] == (7, "1-0")
     go = next(line for line in log.read_text().splitlines() if line.startswith("go "))
-    words = go.split()
-    fields = {words[i]: int(words[i + 1]) for i in range(1, len(words) - 1, 2)}
+    fields = go_numbers(go)
     assert all(0 <= fields[k] <= 2**31 - 1 for k in ("wtime", "btime"))
     assert "clamped" in caplog.text

@@ -20,10 +20,9 @@ from tests.playtak_support.bridges import (
     FLAKY,
     Counter,
     login_burst,
-    make_bridge,
     play_both,
     run_until,
-    serve_script,
+    scripted_bridge,
 )
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 from tests.playtak_support.lines import LineClient
@@ -56,8 +55,7 @@ async def test_garbage_from_the_server_is_ignored_and_survived(
         await conn.stream.send_all(b"x" * 70_000)  # a line too long: the client hangs up
         await trio.sleep(30)
 
-    port = await serve_script(nursery, garbage)
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A", login_timeout=0.5)
+    bridge = await scripted_bridge(nursery, garbage, seek="5 60 0 A", login_timeout=0.5)
     await run_until(bridge, connections.reached, "a third connection after junk, long line")
     assert bridge.finished == []
     assert "ignored server line 'Game#1 Over 9-9'" in caplog.text
@@ -87,8 +85,7 @@ async def test_resume_waits_for_the_resumed_message_before_moving(
         await conn.send("Game#5 Over 0-1")
         await trio.sleep(5)
 
-    port = await serve_script(nursery, script)
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A")
+    bridge = await scripted_bridge(nursery, script, seek="5 60 0 A")
     await play_both(bridge, limit=20)
     assert bridge.finished[0][:2] == (5, "0-1")
     assert not any(e.startswith("Seek") for e in events)  # never seeks during a game
@@ -116,8 +113,7 @@ async def test_a_game_joined_on_resume_is_dated_from_its_clocks(
         await conn.send("Game#5 Over 0-1")
         await trio.sleep(5)
 
-    port = await serve_script(nursery, script)
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A", ptn_dir=tmp_path)
+    bridge = await scripted_bridge(nursery, script, seek="5 60 0 A", ptn_dir=tmp_path)
     await play_both(bridge, limit=20)
     path = bridge.finished[0][2]
     assert path is not None
@@ -148,8 +144,7 @@ async def test_draw_offers_are_declined_unless_accepted(
         await conn.send("Game#2 Over 1/2-1/2" if accept else "Game#2 Over 1-0")
         await trio.sleep(5)
 
-    port = await serve_script(nursery, script)
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 B", accept_draws=accept)
+    bridge = await scripted_bridge(nursery, script, seek="5 60 0 B", accept_draws=accept)
     await play_both(bridge, limit=20)
     assert ("Game#2 OfferDraw" in sent) == accept
 
@@ -172,8 +167,7 @@ async def test_a_refused_move_is_replaced_by_another(nursery: trio.Nursery) -> N
         await conn.send("Game#3 Abandoned. bobby quit")
         await trio.sleep(5)
 
-    port = await serve_script(nursery, script)
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="4 60 0 W")
+    bridge = await scripted_bridge(nursery, script, seek="4 60 0 W")
     await play_both(bridge, limit=20)
     assert len(moves) == 2 and moves[0] != moves[1]
     assert bridge.finished[0][:2] == (3, "1-0")
@@ -187,8 +181,7 @@ async def test_a_silent_server_is_taken_for_dead(nursery: trio.Nursery) -> None:
         await login_burst(conn)
         await trio.sleep(30)  # no answer to anything any more
 
-    port = await serve_script(nursery, silent)
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A", dead_after=0.3)
+    bridge = await scripted_bridge(nursery, silent, seek="5 60 0 A", dead_after=0.3)
     await run_until(bridge, connections.reached, "a third connection after two silent ones")
     assert bridge.session.connections >= 2
 
@@ -211,8 +204,7 @@ async def test_the_last_sent_list_of_a_warning_speaks_of_this_connection_only(
     def warnings() -> list[str]:
         return [r.getMessage() for r in caplog.records if "said NOK" in r.getMessage()]
 
-    port = await serve_script(nursery, script)
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 A")
+    bridge = await scripted_bridge(nursery, script, seek="5 60 0 A")
     async with trio.open_nursery() as inner:
         inner.start_soon(bridge.run)
         await bridge.wait_for(warnings, "the warning about the NOK", 20)
@@ -244,8 +236,7 @@ async def test_a_record_that_cannot_be_written_is_kept_and_retried(
         await trio.sleep(5)
 
     folder.mkdir()
-    port = await serve_script(nursery, script)
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 B", games=2, ptn_dir=folder)
+    bridge = await scripted_bridge(nursery, script, seek="5 60 0 B", games=2, ptn_dir=folder)
     await play_both(bridge, limit=20)
     assert [(g, r) for g, r, _ in bridge.finished] == [(1, "1-0"), (2, "0-1")]
     assert all(path is not None and path.exists() for _, _, path in bridge.finished)
@@ -275,8 +266,7 @@ async def test_a_time_loss_ends_the_game_and_the_bot_seeks_again(
         sought.set()
         await trio.sleep(5)
 
-    port = await serve_script(nursery, script)
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="4 60 0 W", games=2, ptn_dir=tmp_path)
+    bridge = await scripted_bridge(nursery, script, seek="4 60 0 W", games=2, ptn_dir=tmp_path)
     await run_until(bridge, sought, "a seek after the lost game")
     game_id, result, path = bridge.finished[0]
     assert (game_id, result) == (6, "0-1")
@@ -313,8 +303,7 @@ async def test_a_game_the_server_does_not_resume_is_recorded_as_unfinished(
         sought.set()
         await trio.sleep(5)
 
-    port = await serve_script(nursery, script)
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="5 60 0 B", games=2, ptn_dir=tmp_path)
+    bridge = await scripted_bridge(nursery, script, seek="5 60 0 B", games=2, ptn_dir=tmp_path)
     await run_until(bridge, sought, "a seek after the game that was not resumed")
     assert connections == 2
     game_id, result, path = bridge.finished[0]
@@ -348,9 +337,8 @@ async def test_an_engine_that_keeps_crashing_makes_the_bot_resign(
         sought.set()
         await trio.sleep(5)
 
-    port = await serve_script(nursery, script)
     always_crashing = [*FLAKY, "--mode", "crash", "--at", "1"]  # no marker: every time
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", always_crashing, seek="5 60 0 W", games=2)
+    bridge = await scripted_bridge(nursery, script, always_crashing, seek="5 60 0 W", games=2)
     await run_until(bridge, sought, "a seek after the resignation", 30)
     assert [line for line in sent if line.startswith("Game#4")] == ["Game#4 Resign"]
     assert reason in caplog.text
@@ -377,8 +365,7 @@ async def test_a_refused_accept_waits_for_the_next_seek(
         await conn.send("Game#3 Over 1-0")
         await trio.sleep(5)
 
-    port = await serve_script(nursery, script)
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", accept_from="alice")
+    bridge = await scripted_bridge(nursery, script, accept_from="alice")
     await play_both(bridge, limit=20)
     assert accepts[-2:] == ["Accept 1", "Accept 2"]
     assert "seek 1 is gone" in caplog.text
@@ -405,8 +392,7 @@ async def test_undo_requests_are_ignored_but_an_agreed_undo_is_followed(
         await conn.send("Game#9 Over 1-0")
         await trio.sleep(5)
 
-    port = await serve_script(nursery, script)
-    bridge = make_bridge(f"tcp://127.0.0.1:{port}", seek="4 60 0 B", ptn_dir=tmp_path)
+    bridge = await scripted_bridge(nursery, script, seek="4 60 0 B", ptn_dir=tmp_path)
     await play_both(bridge, limit=20)
     assert all(line.startswith("Game#9 P ") for line in sent)  # a move again, no RequestUndo
     path = bridge.finished[0][2]

@@ -31,10 +31,8 @@ async def start_game(
     server: LocalServer, seek: str = "Seek 5 180 10 W 4 21 1 0 0 "
 ) -> tuple[LineClient, LineClient]:
     """alice (white, protocol 2) against bobby (black, protocol 0): game 1."""
-    alice = await LineClient.connect(server.tcp_port or 0)
-    await alice.login("alice")
-    bobby = await LineClient.connect(server.tcp_port or 0)
-    await bobby.login("bobby", protocol=0)
+    alice = await LineClient.logged_in(server.tcp_port or 0, "alice")
+    bobby = await LineClient.logged_in(server.tcp_port or 0, "bobby", protocol=0)
     await alice.send(seek)
     await bobby.expect("Seek new 1 alice*")
     await bobby.send("Accept 1")
@@ -91,8 +89,7 @@ async def test_a_newcomer_is_told_the_open_seeks_and_running_games(
 ) -> None:
     server = await start_server()
     alice, bobby = await start_game(server)
-    carol = await LineClient.connect(server.tcp_port or 0)
-    await carol.login("carol", protocol=0)
+    carol = await LineClient.logged_in(server.tcp_port or 0, "carol", protocol=0)
     await carol.send("Seek 6 600 20 B 4 30 1 1 0 ")
     await carol.expect("Seek new 2 carol*")
     dave = await LineClient.connect(server.tcp_port or 0)
@@ -123,8 +120,7 @@ async def test_guest_token_keeps_the_guest_name(start_server: StartServer) -> No
 
 async def test_seek_without_trailing_space_loses_its_komi(start_server: StartServer) -> None:
     server = await start_server()
-    alice = await LineClient.connect(server.tcp_port or 0)
-    await alice.login("alice", protocol=0)
+    alice = await LineClient.logged_in(server.tcp_port or 0, "alice", protocol=0)
     await alice.send("Seek 5 180 10 W 4 21 1 0 0")
     trapped = (await alice.expect("Seek new*"))[-1]
     assert trapped == "Seek new 1 alice 5 180 10 W 0 21 1 0 0 0 0 "
@@ -175,8 +171,7 @@ async def test_seek_and_accept_are_refused_during_a_game(start_server: StartServ
     alice, bobby = await start_game(server)
     await alice.send("Seek 5 180 10 W 4 21 1 0 0 ")
     assert await alice.line() == "NOK"
-    carol = await LineClient.connect(server.tcp_port or 0)
-    await carol.login("carol")
+    carol = await LineClient.logged_in(server.tcp_port or 0, "carol")
     await carol.send("Seek 4 60 0 A 0 15 0 0 0 ")
     await bobby.expect("Seek new 2 carol*")
     await bobby.send("Accept 2")
@@ -236,8 +231,7 @@ async def test_disconnect_resume_and_abandon(start_server: StartServer) -> None:
     assert (await alice.expect("Message bobby*"))[-1] == (
         "Message bobby has disconnected. They have 1 seconds to reconnect"
     )
-    bobby = await LineClient.connect(server.tcp_port or 0)
-    await bobby.login("bobby")
+    bobby = await LineClient.logged_in(server.tcp_port or 0, "bobby")
     replay = await bobby.expect("Message Your game is resumed")
     assert replay[-4] == "Game Start 1 alice vs bobby black 5 180 10 4 21 1 0 0 0 0 0"
     assert replay[-3] == "Game#1 P A1"
@@ -254,10 +248,8 @@ async def test_disconnect_resume_and_abandon(start_server: StartServer) -> None:
 
 async def test_logging_in_twice_disconnects_the_first(start_server: StartServer) -> None:
     server = await start_server()
-    first = await LineClient.connect(server.tcp_port or 0)
-    await first.login("alice")
-    second = await LineClient.connect(server.tcp_port or 0)
-    await second.login("alice")
+    first = await LineClient.logged_in(server.tcp_port or 0, "alice")
+    second = await LineClient.logged_in(server.tcp_port or 0, "alice")
     lines = await first.closed()
     assert "Message You've logged in from another window. Disconnecting" in lines
     await second.aclose()
@@ -265,10 +257,8 @@ async def test_logging_in_twice_disconnects_the_first(start_server: StartServer)
 
 async def test_silent_clients_are_dropped_pinging_ones_kept(start_server: StartServer) -> None:
     server = await start_server(idle_timeout=1.0, cleanup_interval=0.2)
-    silent = await LineClient.connect(server.tcp_port or 0)
-    await silent.login("silent")
-    pinger = await LineClient.connect(server.tcp_port or 0)
-    await pinger.login("pinger")
+    silent = await LineClient.logged_in(server.tcp_port or 0, "silent")
+    pinger = await LineClient.logged_in(server.tcp_port or 0, "pinger")
 
     async def keep_pinging() -> None:
         while True:
@@ -289,8 +279,7 @@ async def test_chat_and_observe(start_server: StartServer) -> None:
     alice, bobby = await start_game(server)
     await alice.send("Game#1 P A1")
     await alice.expect("OK")
-    carol = await LineClient.connect(server.tcp_port or 0)
-    await carol.login("carol")
+    carol = await LineClient.logged_in(server.tcp_port or 0, "carol")
     await carol.send("Observe 1")
     lines = await carol.expect("Game#1 Timems*")
     assert "Observe 1 alice bobby 5 180 10 4 21 1 0 0 0 0" in lines
@@ -339,8 +328,7 @@ async def test_websocket_client_in_a_thread_plays_against_tcp(start_server: Star
         finally:
             ws.close()
 
-    tcp = await LineClient.connect(server.tcp_port or 0)
-    await tcp.login("tcpuser")
+    tcp = await LineClient.logged_in(server.tcp_port or 0, "tcpuser")
     async with trio.open_nursery() as nursery:
         nursery.start_soon(trio.to_thread.run_sync, ws_player)
         await tcp.expect("Seek new 1 wsuser*")
@@ -376,12 +364,9 @@ async def test_websocket_clients_must_offer_the_binary_subprotocol(
 
 async def test_a_seek_for_one_opponent_is_refused_to_others(start_server: StartServer) -> None:
     server = await start_server()
-    alice = await LineClient.connect(server.tcp_port or 0)
-    await alice.login("alice", protocol=0)
-    carol = await LineClient.connect(server.tcp_port or 0)
-    await carol.login("carol")
-    bobby = await LineClient.connect(server.tcp_port or 0)
-    await bobby.login("bobby")
+    alice = await LineClient.logged_in(server.tcp_port or 0, "alice", protocol=0)
+    carol = await LineClient.logged_in(server.tcp_port or 0, "carol")
+    bobby = await LineClient.logged_in(server.tcp_port or 0, "bobby")
     await alice.send("Seek 5 180 10 W 4 21 1 0 0 Carol")
     assert (await alice.expect("Seek new*"))[
         -1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from adapters.playtak.server.lobby import LobbyCore, Output, ServerSettings
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 
@@ -40,8 +42,9 @@ class Lobby:
         return self.seen(name)[-1]
 
 
-def game(seek: str = "Seek 5 180 10 W 0 21 1 0 0 ") -> Lobby:
-    lobby = Lobby()
+def game(seek: str = "Seek 5 180 10 W 0 21 1 0 0 ", **settings: object) -> Lobby:
+    """alice seeks, bobby accepts: game 1."""
+    lobby = Lobby(**settings)
     lobby.login("alice")
     lobby.login("bobby")
     lobby.send("alice", seek)
@@ -111,20 +114,17 @@ def test_undo_needs_both_requests() -> None:
     assert lobby.last("alice") == "OK"
 
 
-def test_reconnect_window_expires_into_abandonment() -> None:
-    lobby = Lobby(reconnect_seconds=120.0)
-    lobby.login("alice")
-    lobby.login("bobby")
-    lobby.send("alice", "Seek 5 600 0 W 0 21 1 0 0 ")
-    lobby.send("bobby", "Accept 1")
+@pytest.mark.parametrize(("tournament", "window"), [("0", 120), ("1", 900)])
+def test_reconnect_window_expires_into_abandonment(tournament: str, window: int) -> None:
+    # the server's window for a casual game; tournament games wait 900 seconds
+    lobby = game(f"Seek 5 600 0 W 0 21 1 0 {tournament} ", reconnect_seconds=120.0)
     lobby.take(lobby.core.disconnect(lobby.ids["bobby"], 10.0))
-    assert "Message bobby has disconnected. They have 120 seconds to reconnect" in lobby.seen(
-        "alice"
-    )
-    assert lobby.core.next_deadline() <= 130.0
-    lobby.tick(129.0)
+    message = f"Message bobby has disconnected. They have {window} seconds to reconnect"
+    assert message in lobby.seen("alice")
+    assert lobby.core.next_deadline() <= 10.0 + window
+    lobby.tick(9.0 + window)
     assert lobby.core.games
-    lobby.tick(130.0)
+    lobby.tick(10.0 + window)
     assert "Game#1 Abandoned. bobby quit" in lobby.seen("alice")
     assert lobby.core.finished[0].result == "1-0"
 
@@ -190,22 +190,6 @@ def test_every_error_text_of_playtak_in_its_order_of_checks() -> None:
         got = [str(line) for line in lobby.seen(name)[-2:]]
         assert [got[0][: len(expected[0])], got[1]] == expected, (name, move)
     assert lobby.core.games[1].moves[-1] == "M D2 D4 1 1"
-
-
-def test_tournament_games_wait_900_seconds_for_a_reconnect() -> None:
-    lobby = Lobby(reconnect_seconds=120.0)
-    lobby.login("alice")
-    lobby.login("bobby")
-    lobby.send("alice", "Seek 5 600 0 W 0 21 1 0 1 ")
-    lobby.send("bobby", "Accept 1")
-    lobby.take(lobby.core.disconnect(lobby.ids["bobby"], 10.0))
-    assert "Message bobby has disconnected. They have 900 seconds to reconnect" in lobby.seen(
-        "alice"
-    )
-    lobby.tick(909.0)
-    assert lobby.core.games
-    lobby.tick(910.0)
-    assert "Game#1 Abandoned. bobby quit" in lobby.seen("alice")
 
 
 def test_a_ply_that_makes_both_roads_wins_for_the_mover() -> None:

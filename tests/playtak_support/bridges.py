@@ -85,6 +85,14 @@ async def serve_script(
     return port
 
 
+async def scripted_bridge(
+    nursery: trio.Nursery, script: Script, engine: Sequence[str] = RANDOM_BOT, **settings: Any
+) -> Bridge:
+    """A bridge (make_bridge with `settings`) to a scripted server running `script`."""
+    port = await serve_script(nursery, script)
+    return make_bridge(f"tcp://127.0.0.1:{port}", engine, **settings)
+
+
 async def login_burst(
     conn: LineClient,
     name: str = "Guest1",

@@ -17,6 +17,15 @@ class LineClient:
     async def connect(cls, port: int) -> LineClient:
         return cls(await trio.open_tcp_stream("127.0.0.1", port))
 
+    @classmethod
+    async def logged_in(
+        cls, port: int, name: str, password: str = "secret1", protocol: int = 2
+    ) -> LineClient:
+        """A client connected to the port and logged in as `name`."""
+        client = await cls.connect(port)
+        await client.login(name, password, protocol)
+        return client
+
     async def send(self, line: str) -> None:
         await self.stream.send_all((line + "\n").encode("iso-8859-1"))
 
