@@ -139,6 +139,14 @@ class Client:
             if line.startswith(prefix):
                 return got
 
+    def handshake(self) -> list[str]:
+        self.send("tei")
+        return self.expect("teiok")
+
+    def ping(self) -> list[str]:
+        self.send("isready")
+        return self.expect("readyok")
+
     def close_frame(self) -> tuple[int, str]:
         """Read up to the server's close frame: (code, reason)."""
         while True:

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 from engine_pipe import EnginePipe
+from fixture_support import Started
 
 from bots.base import Bot, Report
 from bots.random_bot import RandomBot
@@ -97,15 +98,9 @@ Host = EnginePipe
 
 @pytest.fixture
 def host() -> Iterator[Callable[..., Host]]:
-    started: list[Host] = []
-
-    def start(*args: str) -> Host:
-        h = Host(*args)
-        started.append(h)
-        return h
-
+    start = Started(Host)
     yield start
-    for h in started:
+    for h in start.made:
         h.close()
 
 
@@ -131,6 +126,13 @@ def legal_after(game: str, size: str, moves: list[str], answer: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def trike_host(host: Callable[..., Host], bot: str, *extra: str) -> Host:
+    """A host of one of the bots above on Trike, past the handshake."""
+    h = host("--game", "trike", "--bot", f"test_engine_host:{bot}", *extra)
+    h.handshake()
+    return h
 
 
 # ---- the tests ----------------------------------------------------------------------------
@@ -171,8 +173,7 @@ def test_racetrack_style_session(host: Callable[..., Host], game: str) -> None:
 
 
 def test_isready_answered_and_quit_honoured_while_a_bot_sleeps(host: Callable[..., Host]) -> None:
-    h = host("--game", "trike", "--bot", "test_engine_host:SleepyBot")
-    h.handshake()
+    h = trike_host(host, "SleepyBot")
     h.send("teinewgame 7", "position startpos", "go infinite")
     lines = h.ping()
     assert not any(line.startswith("bestmove") for line in lines)
@@ -181,8 +182,7 @@ def test_isready_answered_and_quit_honoured_while_a_bot_sleeps(host: Callable[..
 
 
 def test_stop_answers_for_a_bot_that_ignores_it(host: Callable[..., Host]) -> None:
-    h = host("--game", "trike", "--bot", "test_engine_host:SleepyBot")
-    h.handshake()
+    h = trike_host(host, "SleepyBot")
     h.send("teinewgame 7", "position startpos moves d2", "go infinite")
     h.expect("info depth 1")
     h.send("stop")
@@ -192,8 +192,7 @@ def test_stop_answers_for_a_bot_that_ignores_it(host: Callable[..., Host]) -> No
 
 
 def test_movetime_is_enforced_on_a_bot_that_ignores_it(host: Callable[..., Host]) -> None:
-    h = host("--game", "trike", "--bot", "test_engine_host:SleepyBot")
-    h.handshake()
+    h = trike_host(host, "SleepyBot")
     h.send("teinewgame 7", "position startpos moves d2 c3", "go movetime 200")
     lines = h.expect("bestmove")
     assert legal_after("trike", "7", ["d2", "c3"], bestmove(lines))
@@ -210,8 +209,7 @@ def test_depth_and_nodes_are_enforced_on_a_bot_that_hangs_there(
 ) -> None:
     """depth: the bot's report shows the limit reached; nodes: it reports no nodes, so
     only the --limit-cap deadline ends the search."""
-    h = host("--game", "trike", "--bot", "test_engine_host:SleepyBot", *extra)
-    h.handshake()
+    h = trike_host(host, "SleepyBot", *extra)
     h.send("teinewgame 7", "position startpos moves d2", go)
     answer = bestmove(h.expect("bestmove"))
     assert legal_after("trike", "7", ["d2"], answer)
@@ -219,8 +217,7 @@ def test_depth_and_nodes_are_enforced_on_a_bot_that_hangs_there(
 
 
 def test_infinite_search_streams_info_until_stop(host: Callable[..., Host]) -> None:
-    h = host("--game", "trike", "--bot", "test_engine_host:PatientBot")
-    h.handshake()
+    h = trike_host(host, "PatientBot")
     h.send("teinewgame 7", "position startpos moves d2", "go")
     h.expect("info depth 3")
     h.ping()
@@ -234,8 +231,7 @@ def test_infinite_search_streams_info_until_stop(host: Callable[..., Host]) -> N
 
 def test_crashing_and_garbage_bots_still_give_a_legal_move(host: Callable[..., Host]) -> None:
     for bot in ("CrashBot", "GarbageBot"):
-        h = host("--game", "trike", "--bot", f"test_engine_host:{bot}")
-        h.handshake()
+        h = trike_host(host, bot)
         h.send("teinewgame 7", "position startpos moves d2", "go movetime 1000")
         lines = h.expect("bestmove")
         assert any(line.startswith("info string error: bot") for line in lines)
@@ -271,8 +267,7 @@ def test_bad_input_never_kills_the_host(host: Callable[..., Host]) -> None:
 
 
 def test_end_of_input_exits_cleanly(host: Callable[..., Host]) -> None:
-    h = host("--game", "trike", "--bot", "test_engine_host:SleepyBot")
-    h.handshake()
+    h = trike_host(host, "SleepyBot")
     h.send("teinewgame 7", "position startpos", "go infinite")
     assert h.proc.stdin is not None
     h.proc.stdin.close()
@@ -396,8 +391,7 @@ def test_list_names_games_and_bots() -> None:
 
 
 def test_a_flooding_bot_cannot_bury_isready_and_stop(host: Callable[..., Host]) -> None:
-    h = host("--game", "trike", "--bot", "test_engine_host:FloodBot")
-    h.handshake()
+    h = trike_host(host, "FloodBot")
     h.send("teinewgame 7", "position startpos moves d2", "go infinite")
     h.expect("info depth")
     for _ in range(3):

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import websocket
 from engines.procs import alive, fake
+from fixture_support import Started
 from serve_support import Client, Server, wait_gone
 
 from rules.registry import game_class
@@ -21,15 +22,9 @@ StartServer = Callable[..., Server]
 
 @pytest.fixture
 def start() -> Iterator[StartServer]:
-    servers: list[Server] = []
-
-    def launch(*args: str) -> Server:
-        server = Server(*args)
-        servers.append(server)
-        return server
-
+    launch = Started(Server)
     yield launch
-    for server in servers:
+    for server in launch.made:
         engines = server.children()
         server.close()  # SIGTERM: the server stops its engines before it exits
         assert server.proc.returncode == 0, server.stderr
@@ -68,14 +63,12 @@ def forty_moves() -> list[str]:
 
 def ptn_ninja_handshake(client: Client) -> list[str]:
     """`tei`, then `setoption` for every declared option (its default), then `isready`."""
-    client.send("tei")
-    lines = client.expect("teiok")
+    lines = client.handshake()
     for line in lines:
         match = re.match(r"option name (\S+) type (\S+)(?: default (\S+))?", line)
         if match and match.group(2) != "button":
             client.send(f"setoption name {match.group(1)} value {match.group(3) or ''}")
-    client.send("isready")
-    client.expect("readyok")
+    client.ping()
     return lines
 
 
@@ -94,14 +87,12 @@ def test_the_ptn_ninja_analysis_sequence(start: StartServer, clients: list[Clien
     tps = "x6/x6/x6/x6/x6/x6 1 1"
     assert search(client, f"position tps {tps} moves b2 e2 c2", "go movetime 300") != "--"
     client.send(f"position tps {tps} moves b2 e2 c2", "go infinite")
-    client.send("isready")
-    client.expect("readyok")  # answered during the search
+    client.ping()  # answered during the search
     client.send("stop")
     assert client.expect("bestmove")[-1] != "bestmove --"
     moves = forty_moves()
     assert search(client, "position startpos moves " + " ".join(moves), "go movetime 200") != "--"
-    client.send("isready")
-    after = client.expect("readyok")
+    after = client.ping()
     assert not [line for line in after if line.startswith("bestmove")], after  # exactly one
     client.close()  # no quit, as PTN Ninja does; a reconnect starts again with tei
     again = connect(server, clients, origin="https://ptn.ninja")
@@ -149,14 +140,12 @@ def test_several_lines_in_one_message_and_bad_input(
     error = client.expect("info string error")[-1]
     assert "line longer than 65536 bytes ignored" in error
     assert len(error) < 200
-    client.send("isready")
-    client.expect("readyok")
+    client.ping()
     client.ws.send(b"\xff\xfe bad utf-8", opcode=websocket.ABNF.OPCODE_TEXT)
     # the websocket layer drops a connection whose text is not UTF-8
     with pytest.raises(websocket.WebSocketConnectionClosedException):
         client.close_frame()
-    other.send("isready")
-    other.expect("readyok")  # the other session goes on
+    other.ping()  # the other session goes on
 
 
 def test_origins_refused_and_allowed(start: StartServer, clients: list[Client]) -> None:
@@ -167,16 +156,14 @@ def test_origins_refused_and_allowed(start: StartServer, clients: list[Client]) 
         assert refused.value.status_code == 403
     for origin in ("https://ptn.ninja", "http://localhost:5173", "http://my.example:8080"):
         client = connect(server, clients, origin=origin)
-        client.send("isready")
-        client.expect("readyok")
+        client.ping()
         client.close()
 
 
 def test_any_origin_when_asked(start: StartServer, clients: list[Client]) -> None:
     server = start("--bot", "random", "--allow-any-origin")
     client = connect(server, clients, origin="https://anything.example")
-    client.send("isready")
-    client.expect("readyok")
+    client.ping()
 
 
 def test_sessions_beyond_the_limit_are_refused_with_a_reason(
@@ -184,15 +171,13 @@ def test_sessions_beyond_the_limit_are_refused_with_a_reason(
 ) -> None:
     server = start("--bot", "random", "--max-sessions", "1")
     first = connect(server, clients)
-    first.send("isready")
-    first.expect("readyok")
+    first.ping()
     second = connect(server, clients)
     assert second.close_frame() == (1013, "too many sessions: at most 1 at a time")
     first.close()
     server.wait_log("session-1 closed")
     third = connect(server, clients)
-    third.send("isready")
-    third.expect("readyok")
+    third.ping()
 
 
 def test_an_idle_session_is_closed(start: StartServer, clients: list[Client]) -> None:
@@ -207,16 +192,14 @@ def test_an_engine_crash_mid_session_is_told_and_the_server_lives(
     log = tmp_path / "ws.log"
     server = start("--log", str(log), "--", *fake("crash"))
     client = connect(server, clients)
-    client.send("tei")
-    client.expect("teiok")
+    client.handshake()
     client.send("position startpos", "go movetime 1000")
     lines = client.expect("bestmove")
     assert "info string error: the engine exited (exit code 3)" in lines
     assert lines[-1] == "bestmove --"
     assert client.close_frame() == (1011, "the engine exited (exit code 3)")
     again = connect(server, clients)
-    again.send("tei")
-    again.expect("teiok")
+    again.handshake()
     entries = [TranscriptEntry.parse(line) for line in log.read_text().splitlines()]
     assert ("session-1", ">", "go movetime 1000") in [
         (e.engine, e.direction, e.line) for e in entries
@@ -231,8 +214,7 @@ def test_an_engine_that_answers_twice_gives_one_bestmove(
     client = connect(server, clients)
     client.send("tei", "position startpos", "go movetime 100")
     client.expect("bestmove")
-    client.send("isready")
-    assert not [line for line in client.expect("readyok") if line.startswith("bestmove")]
+    assert not [line for line in client.ping() if line.startswith("bestmove")]
 
 
 def test_a_client_vanishing_mid_search_stops_the_engine_and_its_helpers(
@@ -243,8 +225,7 @@ def test_a_client_vanishing_mid_search_stops_the_engine_and_its_helpers(
         "--log", str(log), "--", *fake("ignore-quit", "--ignore-sigterm", "--spawn-child")
     )
     client = connect(server, clients)
-    client.send("tei")
-    client.expect("teiok")
+    client.handshake()
     client.send("position startpos", "go infinite")
     client.expect("info")
     [engine] = server.children()
@@ -255,8 +236,7 @@ def test_a_client_vanishing_mid_search_stops_the_engine_and_its_helpers(
     assert wait_gone(engine), "the engine outlived its session"
     assert wait_gone(helper), "a process the engine started outlived its session"
     other = connect(server, clients)
-    other.send("tei")
-    other.expect("teiok")
+    other.handshake()
 
 
 def test_a_hosted_bot_session_ends_with_its_client(
@@ -270,8 +250,7 @@ def test_a_hosted_bot_session_ends_with_its_client(
     client.ws.sock.close()
     server.wait_log("session-1 closed")  # the search was stopped, the session is over
     again = connect(server, clients)
-    again.send("isready")
-    again.expect("readyok")
+    again.ping()
 
 
 def test_bad_command_lines_exit_2() -> None:
