@@ -16,7 +16,25 @@ HERE = Path(__file__).resolve().parent
 WAIT = 30.0  # liveness limit only: a hung engine fails the test instead of blocking it
 
 
-class EnginePipe:
+class TeiExchanges:
+    """The two exchanges most TEI tests start with, on top of `send` and `expect`."""
+
+    def send(self, *lines: str) -> None:
+        raise NotImplementedError
+
+    def expect(self, match: str) -> list[str]:
+        raise NotImplementedError
+
+    def handshake(self) -> list[str]:
+        self.send("tei")
+        return self.expect("teiok")
+
+    def ping(self) -> list[str]:
+        self.send("isready")
+        return self.expect("readyok")
+
+
+class EnginePipe(TeiExchanges):
     """`python -m tei engine ARGS`, with the tests folder on PYTHONPATH (for test bots)."""
 
     def __init__(self, *args: str) -> None:
@@ -73,14 +91,6 @@ class EnginePipe:
                 return got
 
     until = expect
-
-    def handshake(self) -> list[str]:
-        self.send("tei")
-        return self.expect("teiok")
-
-    def ping(self) -> list[str]:
-        self.send("isready")
-        return self.expect("readyok")
 
     def wait_exit(self) -> int:
         return self.proc.wait(timeout=WAIT)

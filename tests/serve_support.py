@@ -7,6 +7,7 @@ import os
 import queue
 import re
 import select
+import socket
 import subprocess
 import sys
 import threading
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import websocket
+from engine_pipe import TeiExchanges
 
 HERE = Path(__file__).resolve().parent
 WAIT = 30.0  # liveness limit only: a hung server fails the test instead of blocking it
@@ -103,7 +105,7 @@ class Server:
                 self.proc.wait()
 
 
-class Client:
+class Client(TeiExchanges):
     """A websocket client that reads the server's messages as lines."""
 
     def __init__(self, url: str, origin: str | None = None) -> None:
@@ -139,20 +141,17 @@ class Client:
             if line.startswith(prefix):
                 return got
 
-    def handshake(self) -> list[str]:
-        self.send("tei")
-        return self.expect("teiok")
-
-    def ping(self) -> list[str]:
-        self.send("isready")
-        return self.expect("readyok")
-
     def close_frame(self) -> tuple[int, str]:
         """Read up to the server's close frame: (code, reason)."""
         while True:
             opcode, data = self.ws.recv_data(control_frame=True)
             if opcode == websocket.ABNF.OPCODE_CLOSE:
                 return int.from_bytes(data[:2], "big"), data[2:].decode("utf-8")
+
+    def vanish(self) -> None:
+        """Drop the connection without a close frame, as a client that is gone."""
+        self.ws.sock.shutdown(socket.SHUT_RDWR)
+        self.ws.sock.close()
 
     def close(self) -> None:
         with contextlib.suppress(websocket.WebSocketException, OSError):

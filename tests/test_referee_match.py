@@ -248,36 +248,31 @@ def test_openings_plies_cuts_the_book(tmp_path: Path) -> None:
     assert Match(build_config(base)).book[0].moves == ("a1", "d4", "b2")
 
 
-async def test_threefold_repetition_is_a_referee_rule(tmp_path: Path) -> None:
-    # flats shuffled back and forth on 3x3: the position after ply 2 returns at 6 and 10
-    script = "a1 c3 c3< a1> b3> b1< c3< a1> b3> b1< c3< a1> b3> b1<"
+@pytest.mark.parametrize(
+    ("script", "rule", "plies", "max_plies"),
+    [
+        # flats shuffled back and forth on 3x3: the position after ply 2 returns at 6 and 10
+        ("a1 c3 c3< a1> b3> b1< c3< a1> b3> b1< c3< a1> b3> b1<", "repetition", 10, 14),
+        # after the two placements, flats only slide: with rule50 the 50th slide ends the game
+        ("a1 c3 " + " ".join(["c3< a1> b3> b1<"] * 14), "rule50", 52, None),
+    ],
+    ids=["threefold-repetition", "fifty-plies-without-placement"],
+)
+async def test_draw_rules_are_referee_rules(
+    script: str, rule: str, plies: int, max_plies: int | None
+) -> None:
     engines = [refbot("good", "--script", script), refbot("good", "--script", script, name="b")]
-    drawn = await play(
-        settings(engines, rules={"size": "3", "repetition": "true"}, games=1, max_plies=14)
-    )
+    limit = {} if max_plies is None else {"max_plies": max_plies}
+    drawn = await play(settings(engines, rules={"size": "3", rule: "true"}, games=1, **limit))
     game = drawn.finished[0]
     assert (game.termination, game.reason, game.code, game.plies) == (
         "adjudicated",
-        "repetition",
+        rule,
         "1/2-1/2",
-        10,
+        plies,
     )
     plain = await play(settings(engines, rules={"size": "3"}, games=1, max_plies=14))
     assert plain.finished[0].reason == "max plies" and plain.finished[0].plies == 14
-
-
-async def test_fifty_plies_without_placement_is_a_referee_rule() -> None:
-    # after the two placements, flats only slide: with rule50 the 50th slide ends the game
-    script = "a1 c3 " + " ".join(["c3< a1> b3> b1<"] * 14)
-    engines = [refbot("good", "--script", script), refbot("good", "--script", script, name="b")]
-    drawn = await play(settings(engines, rules={"size": "3", "rule50": "true"}, games=1))
-    game = drawn.finished[0]
-    assert (game.termination, game.reason, game.code, game.plies) == (
-        "adjudicated",
-        "rule50",
-        "1/2-1/2",
-        52,
-    )
 
 
 # ---- adjudication ---------------------------------------------------------------------

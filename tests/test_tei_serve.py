@@ -4,7 +4,6 @@ bad input, crashing engines and vanishing clients."""
 from __future__ import annotations
 
 import re
-import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -231,8 +230,7 @@ def test_a_client_vanishing_mid_search_stops_the_engine_and_its_helpers(
     [engine] = server.children()
     helper = int(re.findall(r"! child (\d+)", log.read_text())[0])
     assert alive(engine) and alive(helper)
-    client.ws.sock.shutdown(socket.SHUT_RDWR)  # gone without a close frame
-    client.ws.sock.close()
+    client.vanish()
     assert wait_gone(engine), "the engine outlived its session"
     assert wait_gone(helper), "a process the engine started outlived its session"
     other = connect(server, clients)
@@ -246,8 +244,7 @@ def test_a_hosted_bot_session_ends_with_its_client(
     client = connect(server, clients)
     client.send("position startpos", "go infinite")
     client.expect("info")
-    client.ws.sock.shutdown(socket.SHUT_RDWR)
-    client.ws.sock.close()
+    client.vanish()
     server.wait_log("session-1 closed")  # the search was stopped, the session is over
     again = connect(server, clients)
     again.ping()
