@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
 import pytest
+from engines.toy_game import TwoPlayerToy
 
 from bots.base import Bot, BotOption, Report
 from rules.game import (
@@ -31,7 +32,7 @@ from tei.host.state import (
 from tei.host.timing import search_deadlines
 
 
-class CountGame(Game[int]):
+class CountGame(TwoPlayerToy[int]):
     """Players add 1 or 2 to a total in turn; who reaches the target (option size) wins."""
 
     name = "count"
@@ -71,10 +72,6 @@ class CountGame(Game[int]):
         return other
 
     @property
-    def players(self) -> int:
-        return 2
-
-    @property
     def turn(self) -> int:
         return (self.first + len(self._history)) % 2
 
@@ -83,10 +80,6 @@ class CountGame(Game[int]):
         if self.total < self.target:
             return None
         return Outcome(winners=(1 - self.turn,), code="won", reason="count")
-
-    @property
-    def history(self) -> Sequence[int]:
-        return tuple(self._history)
 
     def position_string(self) -> str:
         return f"{self.total}/{self.target}/{self.turn}"

@@ -10,29 +10,8 @@ from typing import Any
 
 import pytest
 
+from adapters.playtak import bridge_events as ev
 from adapters.playtak import protocol as p
-from adapters.playtak.bridge_events import (
-    BridgeSettings,
-    CancelThinking,
-    Connected,
-    Disconnected,
-    Done,
-    EngineAnswered,
-    EngineFailed,
-    EngineIdle,
-    EngineReady,
-    Input,
-    LogSent,
-    Output,
-    RecordFailed,
-    RecordWritten,
-    Restart,
-    Send,
-    Settled,
-    Think,
-    WarmUp,
-    WriteRecord,
-)
 from adapters.playtak.bridge_state import BridgeState
 from rules.tak.move import Move
 from tei.protocol import OptionDecl
@@ -51,13 +30,13 @@ class Script:
     def __init__(self, options: dict[str, OptionDecl] | None = None, **settings: Any) -> None:
         settings.setdefault("seek", p.Seek.parse_spec("5 60 0 A"))
         settings.setdefault("move_overhead_ms", 100)
-        self.state = BridgeState(BridgeSettings(**settings), rng=random.Random(7))
+        self.state = BridgeState(ev.BridgeSettings(**settings), rng=random.Random(7))
         self.now = 1000.0
         self.wall = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
-        self.feed(EngineReady(HALFKOMI if options is None else options))
+        self.feed(ev.EngineReady(HALFKOMI if options is None else options))
 
-    def feed(self, *items: Input | str) -> list[Output]:
-        out: list[Output] = []
+    def feed(self, *items: ev.Input | str) -> list[ev.Output]:
+        out: list[ev.Output] = []
         for item in items:
             event = p.parse_server_line(item) if isinstance(item, str) else item
             out += self.state.feed(event, self.now, self.wall)
@@ -67,27 +46,27 @@ class Script:
         self.now += seconds
         self.wall += timedelta(seconds=seconds)
 
-    def login(self, name: str = "Guest1") -> list[Output]:
-        return self.feed(Connected(name), Settled())
+    def login(self, name: str = "Guest1") -> list[ev.Output]:
+        return self.feed(ev.Connected(name), ev.Settled())
 
-    def answer(self, out: list[Output], ptn: str) -> list[Output]:
+    def answer(self, out: list[ev.Output], ptn: str) -> list[ev.Output]:
         """Plan the move the single Think of `out` asks for and answer it with `ptn`."""
         ticket = think(out).ticket
         assert self.state.plan(ticket, self.now) is not None
-        return self.feed(EngineAnswered(ticket, Move.from_ptn(ptn)))
+        return self.feed(ev.EngineAnswered(ticket, Move.from_ptn(ptn)))
 
 
-def sent(out: list[Output]) -> list[str]:
-    return [o.command.to_line() for o in out if isinstance(o, Send)]
+def sent(out: list[ev.Output]) -> list[str]:
+    return [o.command.to_line() for o in out if isinstance(o, ev.Send)]
 
 
-def think(out: list[Output]) -> Think:
-    thinks = [o for o in out if isinstance(o, Think)]
+def think(out: list[ev.Output]) -> ev.Think:
+    thinks = [o for o in out if isinstance(o, ev.Think)]
     assert len(thinks) == 1, out
     return thinks[0]
 
 
-def of(kind: type, out: list[Output]) -> list[Any]:
+def of(kind: type, out: list[ev.Output]) -> list[Any]:
     return [o for o in out if isinstance(o, kind)]
 
 
@@ -96,14 +75,16 @@ def test_white_seeks_then_thinks_at_once_and_sends_its_move() -> None:
     assert sent(script.login()) == [SEEK_LINE]
     out = script.feed(WHITE_START)
     request = think(out)
-    assert not of(WarmUp, out)
+    assert not of(ev.WarmUp, out)
     assert dict(request.new_game.rules) == {"size": "5", "halfkomi": "0"}
     assert request.new_game.key == 5
     plan = script.state.plan(request.ticket, script.now)
     assert plan is not None
     assert (plan.limits.wtime, plan.limits.btime) == (59_900, 60_000)
     assert plan.deadline == script.now + 30.0  # a quarter of the clock, at least 30 s
-    assert sent(script.feed(EngineAnswered(request.ticket, Move.from_ptn("a1")))) == ["Game#5 P A1"]
+    assert sent(script.feed(ev.EngineAnswered(request.ticket, Move.from_ptn("a1")))) == [
+        "Game#5 P A1"
+    ]
     assert script.state.live is not None and script.state.live.moves == ["P A1"]
     assert script.feed("Game#5 Timems 59000 60000") == []  # our move arrived: no thinking
 
@@ -112,7 +93,7 @@ def test_black_warms_up_and_thinks_after_the_opponent_moves() -> None:
     script = Script()
     script.login()
     out = script.feed(BLACK_START, "Game#2 Timems 60000 60000")
-    assert of(WarmUp, out) and not of(Think, out)
+    assert of(ev.WarmUp, out) and not of(ev.Think, out)
     script.later(2.0)
     out = script.feed("Game#2 P A1", "Game#2 Timems 58000 60000")
     request = think(out)
@@ -131,7 +112,7 @@ def test_a_refused_move_is_replaced_by_another() -> None:
     out = script.answer(script.feed(WHITE_START), "a1")
     assert sent(out) == ["Game#5 P A1"]
     out = script.feed("NOK")
-    assert [o.text for o in of(LogSent, out)] == ["the server refused our move 'P A1'"]
+    assert [o.text for o in of(ev.LogSent, out)] == ["the server refused our move 'P A1'"]
     assert script.state.live is not None and script.state.live.moves == []
     # the engine insists on the refused move: a random other one goes instead
     again = sent(script.answer(out, "a1"))
@@ -144,7 +125,7 @@ def test_a_refused_accept_waits_for_the_next_seek_and_a_stray_nok_is_logged() ->
     assert sent(script.login() + script.feed(seek)) == ["Accept 1"]
     assert script.feed("NOK") == []  # the seek is gone: nothing else to accept
     out = script.feed("NOK")
-    assert [o.text for o in of(LogSent, out)] == ["the server said NOK"]
+    assert [o.text for o in of(ev.LogSent, out)] == ["the server said NOK"]
     assert sent(script.feed("Seek new 2 alice 5 60 0 W 0 21 1 0 0 0 0 0 0")) == ["Accept 2"]
 
 
@@ -168,12 +149,12 @@ def test_resume_after_a_reconnect_waits_for_the_resumed_message() -> None:
     script.login()
     script.answer(script.feed(WHITE_START), "a1")
     searching = think(script.feed("Game#5 Timems 59000 60000", "Game#5 P E5"))
-    assert script.feed(Disconnected()) == [CancelThinking(searching.ticket)]
-    assert script.feed(Connected("Guest1")) == []
+    assert script.feed(ev.Disconnected()) == [ev.CancelThinking(searching.ticket)]
+    assert script.feed(ev.Connected("Guest1")) == []
     # the replay rebuilds the game; no move and no seek before `Your game is resumed`
-    replay = [WHITE_START, "Game#5 P A1", "Game#5 P E5", "Game#5 Timems 50000 50000", Settled()]
+    replay = [WHITE_START, "Game#5 P A1", "Game#5 P E5", "Game#5 Timems 50000 50000", ev.Settled()]
     assert script.feed(*replay) == []
-    assert script.feed(EngineIdle(searching.ticket)) == []  # the cancelled search is over
+    assert script.feed(ev.EngineIdle(searching.ticket)) == []  # the cancelled search is over
     out = script.feed("Message Your game is resumed")
     assert sent(script.answer(out, "b1")) == ["Game#5 P B1"]
     assert script.state.live is not None
@@ -182,8 +163,8 @@ def test_resume_after_a_reconnect_waits_for_the_resumed_message() -> None:
 
 def test_a_game_joined_on_resume_is_dated_from_its_clocks(tmp_path: Path) -> None:
     script = Script(ptn_dir=tmp_path)
-    script.feed(Connected("Guest1"), WHITE_START, "Game#5 P A1", "Game#5 P E5")
-    script.feed("Game#5 Timems 40000 40000", Settled())
+    script.feed(ev.Connected("Guest1"), WHITE_START, "Game#5 P A1", "Game#5 P E5")
+    script.feed("Game#5 Timems 40000 40000", ev.Settled())
     live = script.state.live
     assert live is not None and live.began == script.wall - timedelta(seconds=40)
 
@@ -193,9 +174,9 @@ def test_a_game_the_server_does_not_resume_is_recorded_as_unfinished(tmp_path: P
     script.login()
     out = script.feed(BLACK_START, "Game#2 P A1")
     script.answer(out, "e5")
-    script.feed(Disconnected())
+    script.feed(ev.Disconnected())
     out = script.login()
-    records = of(WriteRecord, out)
+    records = of(ev.WriteRecord, out)
     assert [(r.live.start.game_id, r.result) for r in records] == [(2, "*")]
     assert records[0].live.game.history_text() == ["a1", "e5"]
     assert sent(out) == [SEEK_LINE]
@@ -219,8 +200,8 @@ def test_undo_while_thinking_cancels_and_thinks_again_after_the_search_stops() -
     script.answer(script.feed(BLACK_START, "Game#2 P A1"), "e5")
     first = think(script.feed("Game#2 Timems 60000 59000", "Game#2 P B1"))
     out = script.feed("Game#2 Undo", "Game#2 Undo")  # back to before our first move
-    assert of(CancelThinking, out) == [CancelThinking(first.ticket)] and not of(Think, out)
-    out = script.feed(EngineAnswered(first.ticket, Move.from_ptn("c3")))  # too late
+    assert of(ev.CancelThinking, out) == [ev.CancelThinking(first.ticket)] and not of(ev.Think, out)
+    out = script.feed(ev.EngineAnswered(first.ticket, Move.from_ptn("c3")))  # too late
     assert sent(out) == []  # dropped; a new search starts now that the old one is over
     assert sent(script.answer(out, "c3")) == ["Game#2 P C3"]
 
@@ -239,7 +220,7 @@ def test_a_time_loss_ends_the_game_and_the_bot_seeks_again() -> None:
     script.answer(script.feed(WHITE_START), "a1")
     script.feed("Game#5 Timems 59000 60000", "Game#5 P E5", "Game#5 Timems 0 60000")
     out = script.feed("Game#5 Over 0-1")
-    assert of(CancelThinking, out)
+    assert of(ev.CancelThinking, out)
     assert sent(out) == [SEEK_LINE]
     assert script.state.finished == [(5, "0-1", None)] and not script.state.done
 
@@ -248,7 +229,7 @@ def test_the_last_of_games_n_stops_without_seeking() -> None:
     script = Script(games=1)
     script.login()
     out = script.feed(BLACK_START, "Game#2 Abandoned. bobby quit")
-    assert of(Done, out) == [Done(None)] and sent(out) == []
+    assert of(ev.Done, out) == [ev.Done(None)] and sent(out) == []
     assert script.state.finished == [(2, "0-1", None)]  # white quit
 
 
@@ -260,11 +241,11 @@ def test_engine_failures_are_restarted_until_three_then_it_resigns(
     out = script.feed(WHITE_START)
     restarts = 0
     while True:
-        failed = script.feed(EngineFailed(think(out).ticket, CRASH))
-        if not of(Restart, failed):
+        failed = script.feed(ev.EngineFailed(think(out).ticket, CRASH))
+        if not of(ev.Restart, failed):
             break
         restarts += 1
-        out = script.feed(EngineIdle(of(Restart, failed)[0].ticket))
+        out = script.feed(ev.EngineIdle(of(ev.Restart, failed)[0].ticket))
         if sent(out):
             break
     assert restarts == 3  # each failure brings a fresh process, then three is enough
@@ -277,8 +258,8 @@ def test_no_time_to_restart_resigns_at_once(caplog: pytest.LogCaptureFixture) ->
     script = Script()
     script.login()
     out = script.feed("Game Start 4 Guest1 vs bobby white 5 2 0 0 21 1 0 0 0 0 0")
-    out = script.feed(EngineFailed(think(out).ticket, CRASH))
-    assert sent(out) == ["Game#4 Resign"] and not of(Restart, out)
+    out = script.feed(ev.EngineFailed(think(out).ticket, CRASH))
+    assert sent(out) == ["Game#4 Resign"] and not of(ev.Restart, out)
     assert "no time to restart the engine" in caplog.text
 
 
@@ -287,9 +268,9 @@ def test_an_engine_that_cannot_start_again_resigns_and_stops() -> None:
     script.login()
     out = script.feed(WHITE_START)
     gone = SeatUnavailable("flaky", FaultKind.CRASHED, True, OSError("no such file"))
-    out = script.feed(EngineFailed(think(out).ticket, gone))
+    out = script.feed(ev.EngineFailed(think(out).ticket, gone))
     assert sent(out) == ["Game#5 Resign"]
-    error = of(Done, out)[0].error
+    error = of(ev.Done, out)[0].error
     assert error is not None and "the engine is gone" in str(error)
     assert script.state.error is error
 
@@ -299,9 +280,9 @@ def test_an_answer_after_a_cancel_is_dropped() -> None:
     script.login()
     out = script.feed(WHITE_START)
     ticket = think(out).ticket
-    script.feed(Disconnected())
+    script.feed(ev.Disconnected())
     assert script.state.plan(ticket, script.now) is None
-    assert script.feed(EngineAnswered(ticket, Move.from_ptn("a1"))) == []
+    assert script.feed(ev.EngineAnswered(ticket, Move.from_ptn("a1"))) == []
     assert script.state.live is not None and script.state.live.moves == []
 
 
@@ -329,16 +310,16 @@ def test_a_record_that_cannot_be_written_is_kept_and_retried(
     script = Script(ptn_dir=tmp_path, games=3)
     script.login()
     out = script.feed(BLACK_START, "Game#2 Over 1-0")
-    first = of(WriteRecord, out)
+    first = of(ev.WriteRecord, out)
     assert [(r.live.start.game_id, r.result) for r in first] == [(2, "1-0")]
     assert sent(out) == [SEEK_LINE]  # the game counts all the same
-    script.feed(RecordFailed(2, "Not a directory"))
+    script.feed(ev.RecordFailed(2, "Not a directory"))
     assert "cannot write the record of game 2" in caplog.text
     out = script.feed("Game Start 3 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
     out = script.feed("Game#3 Over 0-1")
-    assert [r.live.start.game_id for r in of(WriteRecord, out)] == [2, 3]
-    script.feed(RecordWritten(2, tmp_path / "2.ptn"), RecordFailed(3, "disk full"))
+    assert [r.live.start.game_id for r in of(ev.WriteRecord, out)] == [2, 3]
+    script.feed(ev.RecordWritten(2, tmp_path / "2.ptn"), ev.RecordFailed(3, "disk full"))
     assert script.state.finished == [(2, "1-0", tmp_path / "2.ptn"), (3, "0-1", None)]
     # on the way out: one more try at game 3
     last = script.state.close()
-    assert [r.live.start.game_id for r in of(WriteRecord, last)] == [3]
+    assert [r.live.start.game_id for r in of(ev.WriteRecord, last)] == [3]

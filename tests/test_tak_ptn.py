@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 from rules.game import GameError, IllegalAction, NotationError
@@ -119,43 +117,36 @@ def test_escaped_tag_values() -> None:
     assert PtnGame.parse(record.text()).tag("Event") == 'the "big" one \\ 2'
 
 
-#: PTN texts that do not parse, and what the error names
-PARSE_ERRORS = [
-    ("", NotationError, "no PTN game"),
-    ('[Size "5"]\n1. a1 zz9', NotationError, "zz9"),
-    ('[Size "5"]\n1. a1 ]', NotationError, "stray"),
-    ('[Size "5"]\n1. a1 {no end', NotationError, "stray '{'"),
-    ("[Size 5]\n1. a1", NotationError, "stray '\\['"),
-]
-#: PTN texts that parse but do not replay, and what the error names
-REPLAY_ERRORS = [
-    ('[Size "5"]\n1. a1 a1', IllegalAction, "ply 2 \\(a1\\)"),
-    ('[Size "5"]\n1. Sa1', IllegalAction, "ply 1"),
-    ('[Size "9"]\n1. a1', GameError, "size='9'"),
-    ('[Size "5"]\n[Komi "x"]\n1. a1', NotationError, "Komi"),
-    ('[Size "5"]\n[Komi "0.3"]\n1. a1', NotationError, "Komi"),
-    ('[Size "5"]\n[Komi "inf"]\n1. a1', NotationError, "Komi"),
-    ('[Size "5"]\n[Komi "nan"]\n1. a1', NotationError, "Komi"),
-    ('[TPS "x5/x5 1 1"]\n1. a1', NotationError, "rows"),
-]
-
-
-def parse_and_replay(text: str) -> object:
-    return PtnGame.parse(text).replay()
-
-
 @pytest.mark.parametrize(
-    ("read", "text", "error", "named"),
-    [(PtnGame.parse, *case) for case in PARSE_ERRORS]
-    + [(parse_and_replay, *case) for case in REPLAY_ERRORS],
-    ids=[f"parse-{i}" for i in range(len(PARSE_ERRORS))]
-    + [f"replay-{i}" for i in range(len(REPLAY_ERRORS))],
+    ("stage", "text", "error", "named"),
+    [
+        # what does not parse
+        ("parse", "", NotationError, "no PTN game"),
+        ("parse", '[Size "5"]\n1. a1 zz9', NotationError, "zz9"),
+        ("parse", '[Size "5"]\n1. a1 ]', NotationError, "stray"),
+        ("parse", '[Size "5"]\n1. a1 {no end', NotationError, "stray '{'"),
+        ("parse", "[Size 5]\n1. a1", NotationError, "stray '\\['"),
+        # what parses but does not replay
+        ("replay", '[Size "5"]\n1. a1 a1', IllegalAction, "ply 2 \\(a1\\)"),
+        ("replay", '[Size "5"]\n1. Sa1', IllegalAction, "ply 1"),
+        ("replay", '[Size "9"]\n1. a1', GameError, "size='9'"),
+        ("replay", '[Size "5"]\n[Komi "x"]\n1. a1', NotationError, "Komi"),
+        ("replay", '[Size "5"]\n[Komi "0.3"]\n1. a1', NotationError, "Komi"),
+        ("replay", '[Size "5"]\n[Komi "inf"]\n1. a1', NotationError, "Komi"),
+        ("replay", '[Size "5"]\n[Komi "nan"]\n1. a1', NotationError, "Komi"),
+        ("replay", '[TPS "x5/x5 1 1"]\n1. a1', NotationError, "rows"),
+    ],
 )
 def test_parse_and_replay_errors_are_named(
-    read: Callable[[str], object], text: str, error: type[GameError], named: str
+    stage: str, text: str, error: type[GameError], named: str
 ) -> None:
-    with pytest.raises(error, match=named):
-        read(text)
+    if stage == "parse":
+        with pytest.raises(error, match=named):
+            PtnGame.parse(text)
+    else:
+        record = PtnGame.parse(text)
+        with pytest.raises(error, match=named):
+            record.replay()
 
 
 def test_add_marks_writes_tak_and_tinue_marks() -> None:

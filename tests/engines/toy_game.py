@@ -8,14 +8,29 @@ reads it like Tak's.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Self
+from typing import Self, TypeVar
 
 from rules.game import Game, IllegalAction, NotationError, Options, Outcome
 
 FILES = "abcdefgh"
+A = TypeVar("A")
 
 
-class PlaceGame(Game[str]):
+class TwoPlayerToy(Game[A]):
+    """What the toy games of the tests share: two players and a list of actions played."""
+
+    _history: list[A]
+
+    @property
+    def players(self) -> int:
+        return 2
+
+    @property
+    def history(self) -> Sequence[A]:
+        return tuple(self._history)
+
+
+class PlaceGame(TwoPlayerToy[str]):
     name = "tak"
 
     def __init__(self, size: int = 5, taken: Sequence[str] = (), start: str | None = None) -> None:
@@ -48,10 +63,6 @@ class PlaceGame(Game[str]):
         return twin
 
     @property
-    def players(self) -> int:
-        return 2
-
-    @property
     def turn(self) -> int:
         return (len(self.base) + len(self._history)) % 2
 
@@ -60,10 +71,6 @@ class PlaceGame(Game[str]):
         if len(self.base) + len(self._history) >= self.size * self.size:
             return Outcome((0, 1), "1/2-1/2", "full")
         return None
-
-    @property
-    def history(self) -> Sequence[str]:
-        return tuple(self._history)
 
     def position_string(self) -> str:
         taken = set(self.base) | set(self._history)
