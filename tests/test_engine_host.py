@@ -135,6 +135,17 @@ def trike_host(host: Callable[..., Host], bot: str, *extra: str) -> Host:
     return h
 
 
+def search_trike(h: Host, moves: list[str], go: str) -> None:
+    """Start a search on 7x7 Trike after the moves."""
+    position = "position startpos" + (" moves " + " ".join(moves) if moves else "")
+    h.send("teinewgame 7", position, go)
+
+
+def legal_on_trike(moves: list[str], lines: list[str]) -> bool:
+    """Whether the bestmove that ends the lines is legal on 7x7 Trike after the moves."""
+    return legal_after("trike", "7", moves, bestmove(lines))
+
+
 # ---- the tests ----------------------------------------------------------------------------
 
 
@@ -174,7 +185,7 @@ def test_racetrack_style_session(host: Callable[..., Host], game: str) -> None:
 
 def test_isready_answered_and_quit_honoured_while_a_bot_sleeps(host: Callable[..., Host]) -> None:
     h = trike_host(host, "SleepyBot")
-    h.send("teinewgame 7", "position startpos", "go infinite")
+    search_trike(h, [], "go infinite")
     lines = h.ping()
     assert not any(line.startswith("bestmove") for line in lines)
     h.send("quit")
@@ -183,22 +194,21 @@ def test_isready_answered_and_quit_honoured_while_a_bot_sleeps(host: Callable[..
 
 def test_stop_answers_for_a_bot_that_ignores_it(host: Callable[..., Host]) -> None:
     h = trike_host(host, "SleepyBot")
-    h.send("teinewgame 7", "position startpos moves d2", "go infinite")
+    search_trike(h, ["d2"], "go infinite")
     h.expect("info depth 1")
     h.send("stop")
-    answer = bestmove(h.expect("bestmove"))
-    assert legal_after("trike", "7", ["d2"], answer)
+    assert legal_on_trike(["d2"], h.expect("bestmove"))
     h.ping()
 
 
 def test_movetime_is_enforced_on_a_bot_that_ignores_it(host: Callable[..., Host]) -> None:
     h = trike_host(host, "SleepyBot")
-    h.send("teinewgame 7", "position startpos moves d2 c3", "go movetime 200")
+    search_trike(h, ["d2", "c3"], "go movetime 200")
     lines = h.expect("bestmove")
-    assert legal_after("trike", "7", ["d2", "c3"], bestmove(lines))
+    assert legal_on_trike(["d2", "c3"], lines)
     # the next search waits for the sleeping bot; the host still answers in time
     h.send("go wtime 400 btime 400")
-    assert legal_after("trike", "7", ["d2", "c3"], bestmove(h.expect("bestmove")))
+    assert legal_on_trike(["d2", "c3"], h.expect("bestmove"))
 
 
 @pytest.mark.parametrize(
@@ -210,20 +220,19 @@ def test_depth_and_nodes_are_enforced_on_a_bot_that_hangs_there(
     """depth: the bot's report shows the limit reached; nodes: it reports no nodes, so
     only the --limit-cap deadline ends the search."""
     h = trike_host(host, "SleepyBot", *extra)
-    h.send("teinewgame 7", "position startpos moves d2", go)
-    answer = bestmove(h.expect("bestmove"))
-    assert legal_after("trike", "7", ["d2"], answer)
+    search_trike(h, ["d2"], go)
+    assert legal_on_trike(["d2"], h.expect("bestmove"))
     h.ping()
 
 
 def test_infinite_search_streams_info_until_stop(host: Callable[..., Host]) -> None:
     h = trike_host(host, "PatientBot")
-    h.send("teinewgame 7", "position startpos moves d2", "go")
+    search_trike(h, ["d2"], "go")
     h.expect("info depth 3")
     h.ping()
     h.send("stop")
     lines = h.expect("bestmove")
-    assert legal_after("trike", "7", ["d2"], bestmove(lines))
+    assert legal_on_trike(["d2"], lines)
     infos = [line for line in h.seen if line.startswith("info depth")]
     assert infos[0].startswith("info depth 1 score cp 1 nodes 10")
     assert all(" time " in line and " pv " in line for line in infos)
@@ -232,10 +241,10 @@ def test_infinite_search_streams_info_until_stop(host: Callable[..., Host]) -> N
 def test_crashing_and_garbage_bots_still_give_a_legal_move(host: Callable[..., Host]) -> None:
     for bot in ("CrashBot", "GarbageBot"):
         h = trike_host(host, bot)
-        h.send("teinewgame 7", "position startpos moves d2", "go movetime 1000")
+        search_trike(h, ["d2"], "go movetime 1000")
         lines = h.expect("bestmove")
         assert any(line.startswith("info string error: bot") for line in lines)
-        assert legal_after("trike", "7", ["d2"], bestmove(lines))
+        assert legal_on_trike(["d2"], lines)
         assert all(line.split()[0] in ("info", "bestmove") for line in lines)
 
 
@@ -268,7 +277,7 @@ def test_bad_input_never_kills_the_host(host: Callable[..., Host]) -> None:
 
 def test_end_of_input_exits_cleanly(host: Callable[..., Host]) -> None:
     h = trike_host(host, "SleepyBot")
-    h.send("teinewgame 7", "position startpos", "go infinite")
+    search_trike(h, [], "go infinite")
     assert h.proc.stdin is not None
     h.proc.stdin.close()
     assert h.wait_exit() == 0
@@ -392,14 +401,14 @@ def test_list_names_games_and_bots() -> None:
 
 def test_a_flooding_bot_cannot_bury_isready_and_stop(host: Callable[..., Host]) -> None:
     h = trike_host(host, "FloodBot")
-    h.send("teinewgame 7", "position startpos moves d2", "go infinite")
+    search_trike(h, ["d2"], "go infinite")
     h.expect("info depth")
     for _ in range(3):
         assert h.ping()[-1] == "readyok"
     h.send("stop")
-    assert legal_after("trike", "7", ["d2"], bestmove(h.expect("bestmove")))
+    assert legal_on_trike(["d2"], h.expect("bestmove"))
     h.send("go movetime 100")
-    assert legal_after("trike", "7", ["d2"], bestmove(h.expect("bestmove")))
+    assert legal_on_trike(["d2"], h.expect("bestmove"))
 
 
 def test_closed_stdout_ends_the_host() -> None:
