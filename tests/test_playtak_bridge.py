@@ -203,8 +203,7 @@ async def test_seeks_the_engine_cannot_play(nursery: trio.Nursery) -> None:
     with pytest.raises(BridgeError, match="cannot play the seek"):
         await seeker.run()
     # accepting: a komi seek is passed over, a komi-0 seek of the same player taken
-    alice = await LineClient.connect(server.tcp_port or 0)
-    await alice.login("alice")
+    alice = await LineClient.logged_in(server.tcp_port or 0, "alice")
     await alice.send("Seek 5 60 0 W 4 21 1 0 0 ")
     acceptor = make_bridge(url(server, "ws"), no_komi, accept_from="alice")
     async with trio.open_nursery() as inner:

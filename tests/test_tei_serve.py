@@ -117,8 +117,7 @@ def test_options_from_the_command_line_hold_in_every_session(
     server = start("--bot", "random", "--option", "HalfKomi=4")
     for _ in range(2):  # a second session starts from the command line's value again
         client = connect(server, clients)
-        client.send("tei")
-        lines = client.expect("teiok")
+        lines = client.handshake()
         assert "option name HalfKomi type spin default 4 min 0 max 1000" in lines, lines
         client.send("setoption name HalfKomi value 2", "isready")
         client.expect("readyok")
