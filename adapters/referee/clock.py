@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 
 import attrs
 
@@ -176,7 +177,7 @@ class Clock:
         return max(0, math.floor(self.left_ms))
 
 
-def go_limits(clocks: list[Clock], seat: int) -> Limits:
+def go_limits(clocks: Sequence[Clock], seat: int) -> Limits:
     """The `go` limits for the engine in `seat`: its own clock, and the next seat's (the
     opponent in a two-seat game, or its own when that seat has no clock); see
     `tei.seat.seat_limits`. A mover without a clock gets no clock fields."""

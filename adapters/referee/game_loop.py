@@ -197,51 +197,22 @@ async def play_game(
     new = NewGame(
         settings.game, engine_rules(settings.game, settings.rules), key=(pairing.index, date)
     )
-    judge = None
-    if settings.adjudicator is not None:
-        judge = settings.adjudicator.new_game([player.spec.name for player in players])
+    names = [player.spec.name for player in players]
+    judge = settings.adjudicator.new_game(names) if settings.adjudicator is not None else None
     if publish is not None:
-        names = [player.spec.name for player in players]
         publish(game_started(pairing.index, pairing.label, game, names, _left(clocks)))
 
-    for seat, player in enumerate(players):
-        try:
-            await player.seat.prepare(new)
-        except SeatFault as fault:
-            judged.fault(game, seat, player, fault)
-            break
-
+    await _prepare(game, players, new, judged)
     while judged.outcome is None and not judged.by_rules(game, settings, game.ply - first_ply):
         seat = game.turn
-        player, clock = players[seat], clocks[seat]
-        allowed_ms = clock.allowed_ms()
-        window = allowed_ms / 1000 if allowed_ms is not None else settings.timeout
-        try:
-            answer = await player.seat.move(
-                game,
-                go_limits(clocks, seat),
-                new,
-                deadline=trio.current_time() + window,
-                grace=settings.grace,
-                timed=allowed_ms is not None,
-            )
-        except SeatFault as fault:
-            judged.fault(game, seat, player, fault)
-            break
-        if not clock.punch(answer.elapsed * 1000):
-            took = (
-                f"engine {player.seat.label!r} took {answer.elapsed:.3f} s, allowed {window:.3f} s"
-            )
-            judged.forfeit(game, seat, player, TIME_FORFEIT, took, False)
+        answer = await _ask(game, players[seat], clocks, new, settings, judged)
+        if answer is None:
             break
         game.play(answer.action)
         moves.append(MoveNote(game.format_action(answer.action), _comment(answer), seat))
-        _clock_in(timing, player.engine, answer)
+        _clock_in(timing, players[seat].engine, answer)
         if publish is not None:
-            if answer.info is not None:
-                publish(engine_info(pairing.index, seat, answer.info))
-            ms = answer.elapsed * 1000
-            publish(move_played(pairing.index, game, seat, ms, _left(clocks)))
+            _publish_move(publish, pairing.index, game, seat, answer, clocks)
         if judge is not None:  # in a thread: a tinue search must not hold up other games
             verdict = await trio.to_thread.run_sync(judge.after_move, game, seat, _score(answer))
             if verdict is not None:
@@ -249,7 +220,6 @@ async def play_game(
                 judged.detail = verdict.comment
 
     assert judged.outcome is not None
-    record = _record(pairing, players, settings, opening, start, game, moves, date, judged)
     return GameResult(
         pairing=pairing,
         outcome=judged.outcome,
@@ -259,10 +229,69 @@ async def play_game(
         timing=tuple(
             (e, int(t[0]), t[1], t[2], int(t[3]), t[4]) for e, t in sorted(timing.items())
         ),
-        record=record,
+        record=_record(pairing, players, settings, opening, start, game, moves, date, judged),
         plies=game.ply,
         detail=judged.detail,
     )
+
+
+async def _prepare(
+    game: Game[Any], players: Sequence[Player], new: NewGame, judged: _Judgement
+) -> None:
+    """Ready every seat for the new game; the first that fails forfeits it."""
+    for seat, player in enumerate(players):
+        try:
+            await player.seat.prepare(new)
+        except SeatFault as fault:
+            judged.fault(game, seat, player, fault)
+            return
+
+
+async def _ask(
+    game: Game[Any],
+    player: Player,
+    clocks: Sequence[Clock],
+    new: NewGame,
+    settings: GameSettings,
+    judged: _Judgement,
+) -> PlayResult | None:
+    """The checked answer of the engine to move, punched on its clock; None when it
+    forfeits (a seat fault, or an answer later than its clock allowed)."""
+    seat = game.turn
+    clock = clocks[seat]
+    allowed_ms = clock.allowed_ms()
+    window = allowed_ms / 1000 if allowed_ms is not None else settings.timeout
+    try:
+        answer = await player.seat.move(
+            game,
+            go_limits(clocks, seat),
+            new,
+            deadline=trio.current_time() + window,
+            grace=settings.grace,
+            timed=allowed_ms is not None,
+        )
+    except SeatFault as fault:
+        judged.fault(game, seat, player, fault)
+        return None
+    if not clock.punch(answer.elapsed * 1000):
+        took = f"engine {player.seat.label!r} took {answer.elapsed:.3f} s, allowed {window:.3f} s"
+        judged.forfeit(game, seat, player, TIME_FORFEIT, took, False)
+        return None
+    return answer
+
+
+def _publish_move(
+    publish: Publish,
+    index: int,
+    game: Game[Any],
+    seat: int,
+    answer: PlayResult,
+    clocks: Sequence[Clock],
+) -> None:
+    """The engine's last report (when it sent one), then the move with both clocks."""
+    if answer.info is not None:
+        publish(engine_info(index, seat, answer.info))
+    publish(move_played(index, game, seat, answer.elapsed * 1000, _left(clocks)))
 
 
 def _record(
