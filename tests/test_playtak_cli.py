@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shlex
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +16,8 @@ from engines.procs import mentioning
 from adapters.playtak.cli import site_name
 from rules.tak.ptn import PtnGame
 from tei.cli import main
+from tei.lines import LineSplitter
+from tests.engines.procs import alive, fake
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 from tests.playtak_support.lines import LineClient
 
@@ -215,6 +219,75 @@ async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
     assert mentioning(marker) == []
     record = PtnGame.parse(next(tmp_path.glob("*.ptn")).read_text())
     assert len(record.moves) == len(server.core.finished[0].moves)
+
+
+async def _thinking_pids(
+    stream: trio.abc.ReceiveStream, found: trio.MemorySendChannel[int]
+) -> None:
+    """Read the adapter's stderr to its end; send the pid of each search the engine starts
+    (its `thinking (pid N)` line, logged by the driver with --verbose)."""
+    splitter = LineSplitter()
+    async with found:
+        while data := await stream.receive_some(65536):
+            for line in splitter.feed(data):
+                if "thinking (pid " in line:
+                    await found.send(int(line.rsplit("(pid ", 1)[1].rstrip(")")))
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+async def test_a_signal_while_the_engine_thinks_stops_it_at_once(
+    nursery: trio.Nursery, tmp_path: Path, signum: signal.Signals
+) -> None:
+    """The engine would think until stopped (the clock is 15 min): SIGTERM or Ctrl-C
+    stops it and the adapter within seconds, and the record of the game finished before
+    is kept."""
+    from adapters.playtak.server.listeners import LocalServer
+
+    server = LocalServer()
+    await nursery.start(server.serve)
+    argv = [
+        *TEI,
+        "--engine",
+        shlex.join(fake("until-stop")),
+        "--server",
+        f"tcp://127.0.0.1:{server.tcp_port}",
+        "--guest-token",
+        "abcdefghijklmnopqrst",
+        "--seek",
+        "5 900 0 W",
+        "--games",
+        "2",
+        "--ptn-dir",
+        str(tmp_path),
+        "--verbose",
+    ]
+    bobby = await LineClient.connect(server.tcp_port or 0)
+    await bobby.login("bobby")
+    adapter = await trio.lowlevel.open_process(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    found, pids = trio.open_memory_channel[int](10)
+    assert adapter.stderr is not None
+    nursery.start_soon(_thinking_pids, adapter.stderr, found)
+    try:
+        with trio.fail_after(60):
+            for game in (1, 2):
+                seek = (await bobby.expect("Seek new *", timeout=30))[-1]
+                await bobby.send(f"Accept {seek.split()[2]}")
+                engine = await pids.receive()
+                if game == 1:
+                    await bobby.send("Game#1 Resign")
+        assert alive(engine)
+        adapter.send_signal(signum)
+        with trio.fail_after(5):  # far below the 15 minutes the engine may think
+            status = await adapter.wait()
+        assert status == (130 if signum == signal.SIGINT else 0)
+        assert not alive(engine)
+    finally:
+        adapter.kill()
+        await bobby.aclose()
+    (record,) = tmp_path.glob("*.ptn")
+    assert PtnGame.parse(record.read_text()).tag("Result") == "1-0"
 
 
 def _server_text(ptn: str) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import signal
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -111,6 +112,36 @@ class Bridge:
         if self.state.error is not None:
             raise self.state.error
         return self.state.finished
+
+    async def run_until_signal(self) -> list[tuple[int, str, Path | None]]:
+        """`run`, ended cleanly by SIGTERM, SIGHUP or SIGINT (Ctrl-C): a search is stopped
+        at once and the engine shut down (quit, then the driver's kill ladder), finished
+        games keep their records, and a restart within the server's reconnect window
+        resumes a running game. After Ctrl-C, KeyboardInterrupt comes out once all that
+        is done (status 130). Main thread only (signals)."""
+        finished: list[tuple[int, str, Path | None]] = []
+        received: list[int] = []
+        async with trio.open_nursery() as nursery:
+
+            async def bridge_task() -> None:
+                finished.extend(await self.run())
+                nursery.cancel_scope.cancel()
+
+            async def signal_task() -> None:
+                stopping = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+                with trio.open_signal_receiver(*stopping) as signals:
+                    async for signum in signals:
+                        log.warning("signal %d: stopping", signum)
+                        received.append(signum)
+                        finished.extend(self.finished)
+                        nursery.cancel_scope.cancel()
+                        return
+
+            nursery.start_soon(bridge_task)
+            nursery.start_soon(signal_task)
+        if signal.SIGINT in received:
+            raise KeyboardInterrupt
+        return finished
 
     # ---- session hooks -----------------------------------------------------------------
     async def connected(self, name: str) -> None:

@@ -7,11 +7,9 @@ import contextlib
 import logging
 import os
 import shlex
-import signal
 import sys
 import tempfile
 from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 
 import trio
@@ -181,29 +179,6 @@ def _engine_argv(args: argparse.Namespace) -> list[str]:
     return [sys.executable, "-m", "tei", "engine", "--game", "tak", "--bot", bot]
 
 
-async def _run_until_signal(bridge: Bridge) -> list[tuple[int, str, Path | None]]:
-    """Run the bridge; SIGTERM/SIGHUP end it cleanly (the engine is shut down, and a
-    restart within the server's reconnect window resumes a running game)."""
-    finished: list[tuple[int, str, Path | None]] = []
-    async with trio.open_nursery() as nursery:
-
-        async def bridge_task() -> None:
-            finished.extend(await bridge.run())
-            nursery.cancel_scope.cancel()
-
-        async def signal_task() -> None:
-            with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
-                async for signum in signals:
-                    logging.getLogger("playtak").warning("signal %d: stopping", signum)
-                    finished.extend(bridge.finished)
-                    nursery.cancel_scope.cancel()
-                    return
-
-        nursery.start_soon(bridge_task)
-        nursery.start_soon(signal_task)
-    return finished
-
-
 @contextlib.contextmanager
 def _logging(args: argparse.Namespace) -> Iterator[None]:
     """Log to stderr (and --log FILE) while the command runs; restore the root logger."""
@@ -337,7 +312,7 @@ def _play(
 def _run_bridge(bridge: Bridge, live: tuple[str, int] | None) -> list[tuple[int, str, Path | None]]:
     """Run the bridge until done or signalled, serving the live view when asked."""
     if live is None:
-        return trio.run(_run_until_signal, bridge)
+        return trio.run(bridge.run_until_signal)
     from adapters.referee.event_bus import EventBus
     from adapters.referee.live_state import LiveState
     from adapters.web.live import serve_while
@@ -348,6 +323,4 @@ def _run_bridge(bridge: Bridge, live: tuple[str, int] | None) -> list[tuple[int,
     def announce(url: str) -> None:
         logging.getLogger("playtak").info("live view: %s (read-only, unauthenticated)", url)
 
-    return trio.run(
-        serve_while, bus, live[0], live[1], partial(_run_until_signal, bridge), announce
-    )
+    return trio.run(serve_while, bus, live[0], live[1], bridge.run_until_signal, announce)

@@ -158,7 +158,7 @@ async def serve_while(
     The event streams end (and the server stops) when `main` returns or fails; errors of
     `main` and LiveAddressError (before `main` starts) come out as they are."""
     config_error: LiveAddressError | None = None
-    failure: Exception | None = None
+    failure: Exception | KeyboardInterrupt | None = None
     result: T | None = None
     async with trio.open_nursery() as nursery:
         try:
@@ -169,7 +169,7 @@ async def serve_while(
             announce(url)
             try:
                 result = await main()
-            except Exception as exc:
+            except (Exception, KeyboardInterrupt) as exc:
                 failure = exc
             finally:
                 bus.close()

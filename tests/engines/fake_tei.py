@@ -7,6 +7,8 @@ the tests' toy game). `--mode` picks how it misbehaves:
 
   good          answers everything properly (isready at once, also during a search)
   slow          takes --delay seconds per move; honours stop
+  until-stop    answers `go` only after `stop` (or quit), whatever the limits; writes
+                `thinking (pid N)` on stderr when a search starts
   silent        never answers `go` (ignores stop too)
   mute          shakes hands, then never writes anything again
   no-teiok      answers `tei` with id lines but no teiok
@@ -156,11 +158,13 @@ class Fake:
             sys.stdout.close()
             os.close(1)
             return
+        if self.mode == "until-stop":
+            err(f"thinking (pid {os.getpid()})")
         if self.mode == "crash":
             out("info depth 1 score cp 0 pv a1")
             err("fatal: crashed mid-search")
             os._exit(3)
-        infinite = "infinite" in fields or not fields
+        infinite = "infinite" in fields or not fields or self.mode == "until-stop"
         movetime = None
         if "movetime" in fields:
             movetime = int(fields[fields.index("movetime") + 1]) / 1000
