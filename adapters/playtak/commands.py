@@ -14,7 +14,7 @@ import string
 
 import attrs
 
-from adapters.playtak.seeks import standard_pieces
+from adapters.playtak.seeks import TERMS, read_terms, standard_pieces
 
 NAME_RE = re.compile(r"[a-zA-Z][a-zA-Z0-9_]{3,15}")
 PASSWORD_RE = re.compile(r"[^\s]{6,50}")
@@ -126,25 +126,11 @@ class Seek:
         if not 3 <= size <= 8:
             raise ValueError(f"seek {text!r}: size {size} is not 3..8")
         flats, caps = standard_pieces(size)
-        komi, flats, caps, unrated, tournament, trigger, amount = (
-            nums + [0, flats, caps, 0, 0, 0, 0][len(nums) :]
-        )
+        terms = {"flats": flats, "caps": caps, **read_terms(nums, TERMS[3:])}
+        komi = terms.get("komi", 0)
         if not 0 <= komi <= 8:
             raise ValueError(f"seek {text!r}: komi {komi} (half-flats) is not 0..8")
-        return cls(
-            size,
-            time,
-            inc,
-            color,
-            komi,
-            flats,
-            caps,
-            bool(unrated),
-            bool(tournament),
-            trigger,
-            amount,
-            opponent,
-        )
+        return cls(size, time, inc, color, opponent=opponent, **terms)
 
 
 @attrs.frozen

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from adapters.playtak.commands import (
     Accept,
@@ -64,7 +65,7 @@ from adapters.playtak.events import (
     Welcome,
 )
 from adapters.playtak.notation import MoveNotationError, ServerMove
-from adapters.playtak.seeks import GameInfo, LineError, SeekInfo, to_int
+from adapters.playtak.seeks import GameInfo, LineError, SeekInfo, read_terms, to_int
 
 _SIMPLE: dict[str, ServerEvent] = {
     "Welcome!": Welcome(),
@@ -169,50 +170,32 @@ def _game_line(game_id: int, rest: str, text: str) -> ServerEvent:
 
 def _game_start(text: str) -> GameStart:
     words = text.split()
+    terms: dict[str, Any]
+    bot: bool | None = None
     if len(words) >= 8 and words[4] == "vs":
         # protocol 2: no white vs black colour size time inc komi flats caps unrated
         # tournament trigger amount bot
         nums = [to_int(w, text) for w in words[7:]]
         nums += [5, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0][len(nums) :]
-        size, time, inc, komi, flats, caps, unrated, tournament, trigger, amount, bot = nums[:11]
-        return GameStart(
-            to_int(words[2], text),
-            size,
-            words[3],
-            words[5],
-            words[6],
-            time,
-            inc,
-            komi,
-            None if flats < 0 else flats,
-            None if caps < 0 else caps,
-            bool(unrated),
-            bool(tournament),
-            trigger,
-            amount,
-            bool(bot) if len(words) > 17 else None,
-        )
-    if len(words) >= 8 and words[5] == "vs":
+        terms = read_terms(nums)
+        if len(words) > 17:
+            bot = bool(nums[10])
+        game_id, white, black, color = words[2], words[3], words[5], words[6]
+    elif len(words) >= 8 and words[5] == "vs":
         # protocol 0/1: no size white vs black colour [time [komi flats caps [trigger amount]]]
         nums = [to_int(w, text) for w in words[8:]]
-        seconds = nums[0] if nums else None
         rest = nums[1:] + [0, -1, -1, 0, 0][len(nums[1:]) :]
-        komi, flats, caps, trigger, amount = rest[:5]
-        return GameStart(
-            to_int(words[2], text),
-            to_int(words[3], text),
-            words[4],
-            words[6],
-            words[7],
-            seconds,
-            None,
-            komi,
-            None if flats < 0 else flats,
-            None if caps < 0 else caps,
-            trigger=trigger,
-            amount=amount,
-        )
-    raise LineError(f"cannot read the game start {text!r}")
+        terms = read_terms(rest, ("komi", "flats", "caps", "trigger", "amount"))
+        terms.update(size=to_int(words[3], text), time=nums[0] if nums else None, inc=None)
+        game_id, white, black, color = words[2], words[4], words[6], words[7]
+    else:
+        raise LineError(f"cannot read the game start {text!r}")
+    for pieces in ("flats", "caps"):  # -1: not given, the standard for the size
+        if terms[pieces] < 0:
+            terms[pieces] = None
+    return GameStart(
+        to_int(game_id, text), white=white, black=black, color=color, bot_game=bot, **terms
+    )
 
 
 # the codec in one namespace: server events here, client commands from commands.py

@@ -7,6 +7,9 @@ placeholder plus a bot flag).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import attrs
 
 from adapters.playtak.errors import PlaytakError
@@ -26,6 +29,36 @@ def to_int(word: str, line: str) -> int:
 
 def standard_pieces(size: int) -> tuple[int, int]:
     return RESERVES.get(size, RESERVES[5])
+
+
+#: the terms of a game, as seeks, lobby lines and game starts name them
+TERMS = (
+    "size",
+    "time",
+    "inc",
+    "komi",
+    "flats",
+    "caps",
+    "unrated",
+    "tournament",
+    "trigger",
+    "amount",
+)
+
+
+def terms_of(source: object) -> dict[str, Any]:
+    """The `TERMS` of a seek or a game, by name (to build another description from)."""
+    return {name: getattr(source, name) for name in TERMS}
+
+
+def read_terms(numbers: Sequence[int], names: Sequence[str] = TERMS) -> dict[str, Any]:
+    """The terms `names` read in this order from the numbers of a line (extra numbers are
+    ignored, missing terms left out), the flags `unrated` and `tournament` as bools."""
+    terms: dict[str, Any] = dict(zip(names, numbers, strict=False))
+    for flag in ("unrated", "tournament"):
+        if flag in terms:
+            terms[flag] = bool(terms[flag])
+    return terms
 
 
 @attrs.frozen
@@ -72,9 +105,7 @@ class SeekInfo:
         if len(words) < 6:
             return cls(no, name, size_n, to_int(time, line), to_int(words[4], line))
         nums = [to_int(w, line) for w in words[6:13] if w != ""]
-        komi, flats, caps, unrated, tournament, trigger, amount = (
-            nums + [0, flats, caps, 0, 0, 0, 0][len(nums) :]
-        )[:7]
+        terms = {"flats": flats, "caps": caps, **read_terms(nums, TERMS[3:])}
         rest = words[13:]
         opponent = rest[0] if rest else ""
         bot: bool | None = None
@@ -89,15 +120,9 @@ class SeekInfo:
             to_int(time, line),
             to_int(words[4], line),
             words[5],
-            komi,
-            flats,
-            caps,
-            bool(unrated),
-            bool(tournament),
-            trigger,
-            amount,
-            opponent,
-            bot,
+            opponent=opponent,
+            bot=bot,
+            **terms,
         )
 
 
@@ -143,25 +168,7 @@ class GameInfo:
             return info
         if len(words) < 3:
             raise LineError(f"too few game fields in {line!r}")
-        nums = [to_int(w, line) for w in words[3:13]]
-        size = nums[0] if nums else 5
-        flats, caps = standard_pieces(size)
-        defaults = [5, 0, 0, 0, flats, caps, 0, 0, 0, 0]
-        size, time, inc, komi, flats, caps, unrated, tournament, trigger, amount = (
-            nums + defaults[len(nums) :]
-        )
-        return cls(
-            to_int(words[0], line),
-            words[1],
-            words[2],
-            size,
-            time,
-            inc,
-            komi,
-            flats,
-            caps,
-            bool(unrated),
-            bool(tournament),
-            trigger,
-            amount,
-        )
+        terms = read_terms([to_int(w, line) for w in words[3:13]])
+        flats, caps = standard_pieces(terms.get("size", 5))
+        terms = {"flats": flats, "caps": caps, **terms}
+        return cls(to_int(words[0], line), words[1], words[2], **terms)

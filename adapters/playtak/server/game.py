@@ -16,6 +16,7 @@ import attrs
 
 from adapters.playtak.notation import ServerMove
 from adapters.playtak.protocol import GameInfo, GameStart
+from adapters.playtak.seeks import terms_of
 from rules.game import Game, GameError
 from rules.registry import new_game
 from rules.tak.move import FILES
@@ -101,39 +102,17 @@ class ServerGame:
         return len(self.moves) % 2
 
     def info(self) -> GameInfo:
-        return GameInfo(
-            self.no,
-            self.white,
-            self.black,
-            self.size,
-            self.time,
-            self.inc,
-            self.komi,
-            self.flats,
-            self.caps,
-            self.unrated,
-            self.tournament,
-            self.trigger,
-            self.amount,
-        )
+        return GameInfo(self.no, self.white, self.black, **terms_of(self))
 
     def start_line(self, name: str) -> GameStart:
+        color = "white" if name == self.white else "black"
         return GameStart(
             self.no,
-            self.size,
-            self.white,
-            self.black,
-            "white" if name == self.white else "black",
-            self.time,
-            self.inc,
-            self.komi,
-            self.flats,
-            self.caps,
-            self.unrated,
-            self.tournament,
-            self.trigger,
-            self.amount,
-            self.bot_game,
+            white=self.white,
+            black=self.black,
+            color=color,
+            bot_game=self.bot_game,
+            **terms_of(self),
         )
 
     # ---- clocks ------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import attrs
 
 from adapters.playtak import protocol as p
-from adapters.playtak.seeks import SeekInfo
+from adapters.playtak.seeks import SeekInfo, terms_of
 from adapters.playtak.server.game import ServerGame
 
 Output = tuple[int, str | None]
@@ -273,19 +273,10 @@ class LobbyCore:
         seek = SeekInfo(
             self._next_seek,
             name,
-            command.size,
-            command.time,
-            command.inc,
-            command.color,
-            command.komi,
-            flats,
-            caps,
-            command.unrated,
-            command.tournament,
-            command.trigger,
-            command.amount,
-            command.opponent,
-            name in self.settings.bots,
+            **{**terms_of(command), "flats": flats, "caps": caps},
+            color=command.color,
+            opponent=command.opponent,
+            bot=name in self.settings.bots,
         )
         self._next_seek += 1
         self.seeks[seek.no] = seek
@@ -315,16 +306,7 @@ class LobbyCore:
             self._next_game,
             white,
             black,
-            seek.size,
-            seek.time,
-            seek.inc,
-            seek.komi,
-            seek.flats,
-            seek.caps,
-            seek.unrated,
-            seek.tournament,
-            seek.trigger,
-            seek.amount,
+            **terms_of(seek),
             bot_game=bool({white, black} & self.settings.bots),
             black_bot=black in self.settings.bots,
             created_at=now,
