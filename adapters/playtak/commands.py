@@ -14,7 +14,7 @@ import string
 
 import attrs
 
-from adapters.playtak.seeks import TERMS, read_terms, standard_pieces
+from adapters.playtak.seeks import TERMS, FixedLine, GameWord, read_terms, standard_pieces
 
 NAME_RE = re.compile(r"[a-zA-Z][a-zA-Z0-9_]{3,15}")
 PASSWORD_RE = re.compile(r"[^\s]{6,50}")
@@ -133,10 +133,8 @@ class Seek:
         return cls(size, time, inc, color, opponent=opponent, **terms)
 
 
-@attrs.frozen
-class RemoveSeek:
-    def to_line(self) -> str:
-        return "Seek 0 0 0 A 0 0 0 0 0 "
+class RemoveSeek(FixedLine):
+    LINE = "Seek 0 0 0 A 0 0 0 0 0 "
 
 
 @attrs.frozen
@@ -147,16 +145,12 @@ class Accept:
         return f"Accept {self.seek_no}"
 
 
-@attrs.frozen
-class ListSeeks:
-    def to_line(self) -> str:
-        return "List"
+class ListSeeks(FixedLine):
+    LINE = "List"
 
 
-@attrs.frozen
-class ListGames:
-    def to_line(self) -> str:
-        return "GameList"
+class ListGames(FixedLine):
+    LINE = "GameList"
 
 
 @attrs.frozen
@@ -182,15 +176,8 @@ class PlayMove:
 GAME_ACTIONS = ("OfferDraw", "RemoveDraw", "RequestUndo", "RemoveUndo", "Resign")
 
 
-@attrs.frozen
-class GameAction:
+class GameAction(GameWord):
     """`Game#1 OfferDraw`, `RemoveDraw`, `RequestUndo`, `RemoveUndo`, `Resign`."""
-
-    game_id: int
-    kind: str
-
-    def to_line(self) -> str:
-        return f"Game#{self.game_id} {self.kind}"
 
 
 @attrs.frozen
@@ -204,16 +191,12 @@ class Say:
         return f"Tell {self.to} {self.text}" if self.to else f"Shout {self.text}"
 
 
-@attrs.frozen
-class Ping:
-    def to_line(self) -> str:
-        return "PING"
+class Ping(FixedLine):
+    LINE = "PING"
 
 
-@attrs.frozen
-class Quit:
-    def to_line(self) -> str:
-        return "quit"
+class Quit(FixedLine):
+    LINE = "quit"
 
 
 @attrs.frozen

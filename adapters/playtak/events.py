@@ -12,19 +12,15 @@ import json
 import attrs
 
 from adapters.playtak.notation import ServerMove, server_move
-from adapters.playtak.seeks import GameInfo, SeekInfo, standard_pieces
+from adapters.playtak.seeks import FixedLine, GameInfo, GameWord, SeekInfo, standard_pieces
 
 
-@attrs.frozen
-class Welcome:
-    def to_line(self, protocol: int = 2) -> str:
-        return "Welcome!"
+class Welcome(FixedLine):
+    LINE = "Welcome!"
 
 
-@attrs.frozen
-class LoginPrompt:
-    def to_line(self, protocol: int = 2) -> str:
-        return "Login or Register"
+class LoginPrompt(FixedLine):
+    LINE = "Login or Register"
 
 
 @attrs.frozen
@@ -37,28 +33,20 @@ class LoggedIn:
         return f"Welcome {self.name}!"
 
 
-@attrs.frozen
-class AuthFailure:
-    def to_line(self, protocol: int = 2) -> str:
-        return "Authentication failure"
+class AuthFailure(FixedLine):
+    LINE = "Authentication failure"
 
 
-@attrs.frozen
-class IsMod:
-    def to_line(self, protocol: int = 2) -> str:
-        return "Is Mod"
+class IsMod(FixedLine):
+    LINE = "Is Mod"
 
 
-@attrs.frozen
-class Ok:
-    def to_line(self, protocol: int = 2) -> str:
-        return "OK"
+class Ok(FixedLine):
+    LINE = "OK"
 
 
-@attrs.frozen
-class Nok:
-    def to_line(self, protocol: int = 2) -> str:
-        return "NOK"
+class Nok(FixedLine):
+    LINE = "NOK"
 
 
 @attrs.frozen
@@ -223,15 +211,8 @@ class GameAbandoned:
 GAME_SIGNALS = ("OfferDraw", "RemoveDraw", "RequestUndo", "RemoveUndo", "Undo")
 
 
-@attrs.frozen
-class GameSignal:
+class GameSignal(GameWord):
     """`Game#1 OfferDraw` and friends (kind is one of GAME_SIGNALS)."""
-
-    game_id: int
-    kind: str
-
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Game#{self.game_id} {self.kind}"
 
 
 @attrs.frozen
@@ -244,10 +225,8 @@ class Message:
         return f"Message {self.text}"
 
 
-@attrs.frozen
-class GameResumed:
-    def to_line(self, protocol: int = 2) -> str:
-        return "Message Your game is resumed"
+class GameResumed(FixedLine):
+    LINE = "Message Your game is resumed"
 
 
 @attrs.frozen
@@ -269,10 +248,8 @@ class PlayerReconnected:
         return f"Message {self.name} has reconnected."
 
 
-@attrs.frozen
-class LoggedInElsewhere:
-    def to_line(self, protocol: int = 2) -> str:
-        return "Message You've logged in from another window. Disconnecting"
+class LoggedInElsewhere(FixedLine):
+    LINE = "Message You've logged in from another window. Disconnecting"
 
 
 @attrs.frozen
@@ -329,4 +306,16 @@ ServerEvent = (
     | LoggedInElsewhere
     | Chat
     | Unknown
+)
+
+#: the server lines without fields, each read as its event
+FIXED_EVENTS: tuple[ServerEvent, ...] = (
+    Welcome(),
+    LoginPrompt(),
+    AuthFailure(),
+    IsMod(),
+    Ok(),
+    Nok(),
+    GameResumed(),
+    LoggedInElsewhere(),
 )

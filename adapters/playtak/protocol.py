@@ -33,6 +33,7 @@ from adapters.playtak.commands import (
     parse_client_line,
 )
 from adapters.playtak.events import (
+    FIXED_EVENTS,
     GAME_SIGNALS,
     AuthFailure,
     Chat,
@@ -67,16 +68,7 @@ from adapters.playtak.events import (
 from adapters.playtak.notation import MoveNotationError, ServerMove
 from adapters.playtak.seeks import GameInfo, LineError, SeekInfo, read_terms, to_int
 
-_SIMPLE: dict[str, ServerEvent] = {
-    "Welcome!": Welcome(),
-    "Login or Register": LoginPrompt(),
-    "Authentication failure": AuthFailure(),
-    "Is Mod": IsMod(),
-    "OK": Ok(),
-    "NOK": Nok(),
-    "Message Your game is resumed": GameResumed(),
-    "Message You've logged in from another window. Disconnecting": LoggedInElsewhere(),
-}
+_SIMPLE = {event.to_line(): event for event in FIXED_EVENTS}
 _DISCONNECTED = re.compile(
     r"Message (\S+) has disconnected\. They have (\d+) seconds to reconnect\.?"
 )

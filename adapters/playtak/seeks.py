@@ -1,4 +1,6 @@
-"""Seek and game descriptions shared by the lobby lines (`Seek new`, `GameList Add`).
+"""Seek and game descriptions shared by the lobby lines (`Seek new`, `GameList Add`),
+the game terms they carry, and what both directions of the codec share (numbers, lines
+without fields, one-word game lines).
 
 A seek keeps every field the server knows; `fields(protocol)` prints them in the layout of
 that protocol version (0/1: empty opponent leaves a trailing space; 2: opponent `0`
@@ -8,7 +10,7 @@ placeholder plus a bot flag).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
@@ -18,6 +20,27 @@ from rules.tak.tables import RESERVES
 
 class LineError(PlaytakError, ValueError):
     """A server or client line of a known kind whose fields do not parse."""
+
+
+@attrs.frozen
+class FixedLine:
+    """A message without fields, in either direction: always the same line, `LINE`."""
+
+    LINE: ClassVar[str] = ""
+
+    def to_line(self, protocol: int = 2) -> str:
+        return self.LINE
+
+
+@attrs.frozen
+class GameWord:
+    """`Game#<id> <kind>`, one word about a game, in either direction (`OfferDraw` ...)."""
+
+    game_id: int
+    kind: str
+
+    def to_line(self, protocol: int = 2) -> str:
+        return f"Game#{self.game_id} {self.kind}"
 
 
 def to_int(word: str, line: str) -> int:
