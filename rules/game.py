@@ -54,6 +54,31 @@ FALSE_WORDS = ("false", "0", "no", "off")
 
 OptionKind = Literal["int", "bool", "str", "choice"]
 
+#: tags written first in a game record, in this order (any others follow in the order
+#: they were given); a game uses those it has
+RECORD_TAG_ORDER = (
+    "Site",
+    "Event",
+    "Date",
+    "Time",
+    "Round",
+    "Player1",
+    "Player2",
+    "Player3",
+    "Player4",
+    "Rating1",
+    "Rating2",
+    "Size",
+    "Komi",
+    "Flats",
+    "Caps",
+    "Clock",
+    "TPS",
+    "Opening",
+    "Result",
+    "Termination",
+)
+
 
 def bool_word(text: str) -> bool | None:
     """True or False for a word of TRUE_WORDS or FALSE_WORDS, else None."""

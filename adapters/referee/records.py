@@ -17,27 +17,8 @@ from typing import Any, TextIO
 
 import attrs
 
-from rules.game import Game
+from rules.game import RECORD_TAG_ORDER, Game
 from rules.registry import game_class
-
-#: tag order of every record (others follow in the order given)
-TAG_ORDER = (
-    "Site",
-    "Event",
-    "Date",
-    "Time",
-    "Round",
-    "Player1",
-    "Player2",
-    "Player3",
-    "Player4",
-    "Size",
-    "Komi",
-    "Clock",
-    "TPS",
-    "Result",
-    "Termination",
-)
 
 
 @attrs.frozen
@@ -102,8 +83,8 @@ def tak_record(record: GameRecord) -> str:
 
 def sorted_tags(tags: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     items = list(tags)
-    rank = {name: i for i, name in enumerate(TAG_ORDER)}
-    return sorted(items, key=lambda kv: rank.get(kv[0], len(TAG_ORDER)))
+    rank = {name: i for i, name in enumerate(RECORD_TAG_ORDER)}
+    return sorted(items, key=lambda kv: rank.get(kv[0], len(RECORD_TAG_ORDER)))
 
 
 def format_tags(tags: Iterable[tuple[str, str]]) -> str:

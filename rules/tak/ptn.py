@@ -13,33 +13,12 @@ import re
 
 import attrs
 
-from rules.game import GameError, NotationError
+from rules.game import RECORD_TAG_ORDER, GameError, NotationError
 from rules.tak.game import TakGame, komi_text
 from rules.tak.move import ANNOTATION_RE, Move
 
 RESULTS = ("R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "0-0", "*")
 
-#: tags written first, in this order; any others follow in the order they were set
-TAG_ORDER = (
-    "Site",
-    "Event",
-    "Date",
-    "Time",
-    "Round",
-    "Player1",
-    "Player2",
-    "Rating1",
-    "Rating2",
-    "Size",
-    "Komi",
-    "Flats",
-    "Caps",
-    "Clock",
-    "TPS",
-    "Opening",
-    "Result",
-    "Termination",
-)
 
 _TOKEN_RE = re.compile(
     r"""\[\s*(?P<tag>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\]
@@ -133,7 +112,7 @@ class PtnGame:
     # ---- writing -----------------------------------------------------------------------
     def text(self) -> str:
         lines = []
-        order = {name.lower(): i for i, name in enumerate(TAG_ORDER)}
+        order = {name.lower(): i for i, name in enumerate(RECORD_TAG_ORDER)}
         tags = sorted(self.tags.items(), key=lambda kv: order.get(kv[0].lower(), len(order)))
         for name, value in tags:
             escaped = value.replace("\\", "\\\\").replace('"', '\\"')
