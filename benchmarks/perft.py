@@ -21,7 +21,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from rules.game import Game
+from rules.game import Game, interface_perft
 from rules.tak.game import TakGame
 
 TALL_6X6 = (
@@ -35,35 +35,9 @@ CASES = [
 ]
 
 
-def generic_perft(game: Game[Any], depth: int) -> int:
-    """`Game.perft`'s algorithm, through the public interface only."""
-    if depth <= 0:
-        return 1
-    if game.result is not None:
-        return 0
-    actions = game.legal()
-    if depth == 1:
-        return len(actions)
-    total = 0
-    for action in actions:
-        game.play(action)
-        total += generic_perft(game, depth - 1)
-        game.undo()
-    return total
-
-
 def generic_perft_full(game: Game[Any], depth: int) -> int:
-    """The same, but playing and undoing the moves of the last ply too."""
-    if depth <= 0:
-        return 1
-    if game.result is not None:
-        return 0
-    total = 0
-    for action in game.legal():
-        game.play(action)
-        total += generic_perft_full(game, depth - 1)
-        game.undo()
-    return total
+    """The generic perft playing and undoing the moves of the last ply too."""
+    return interface_perft(game, depth, bulk=False)
 
 
 def fast(game: TakGame, depth: int) -> int:
@@ -95,7 +69,7 @@ def main() -> None:
         # (label, function, depth, depth of the last ply whose moves are made)
         runs: list[tuple[str, Callable[[Any, int], int], int, int]] = [
             ("fast perft", fast, depth, depth - 1),
-            ("baseline generic", generic_perft, depth, depth - 1),
+            ("baseline generic", interface_perft, depth, depth - 1),
             ("full make/unmake", fast_full, depth, depth),
             ("baseline generic full", generic_perft_full, depth - 1, depth - 1),
         ]

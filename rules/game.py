@@ -403,19 +403,7 @@ class Game(ABC, Generic[A]):
     # ---- perft -------------------------------------------------------------------------
     def perft(self, depth: int) -> int:
         """Number of leaf nodes `depth` actions deep; finished games have no children."""
-        if depth <= 0:
-            return 1
-        if self.result is not None:
-            return 0
-        actions = self.legal()
-        if depth == 1:
-            return len(actions)
-        total = 0
-        for action in actions:
-            self.play(action)
-            total += self.perft(depth - 1)
-            self.undo()
-        return total
+        return interface_perft(self, depth)
 
     def divide(self, depth: int, each: RootCount | None = None) -> list[tuple[str, int]]:
         """Leaf counts below each root action, in legal() order; `each(action, count)` is
@@ -430,3 +418,22 @@ class Game(ABC, Generic[A]):
             if each is not None:
                 each(*out[-1])
         return out
+
+
+def interface_perft(game: Game[Any], depth: int, *, bulk: bool = True) -> int:
+    """`Game.perft` through the public interface alone (`legal`, `play`, `undo`, `result`):
+    the reference that faster perfts are checked and measured against. `bulk` counts the
+    last ply with `len(legal())`; without it every action of that ply is played too."""
+    if depth <= 0:
+        return 1
+    if game.result is not None:
+        return 0
+    actions = game.legal()
+    if bulk and depth == 1:
+        return len(actions)
+    total = 0
+    for action in actions:
+        game.play(action)
+        total += interface_perft(game, depth - 1, bulk=bulk)
+        game.undo()
+    return total

@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from rules.game import Game
+from rules.game import Game, interface_perft
 from rules.tak.game import TakGame
 
 
 def generic_perft(game: Game[object], depth: int) -> int:
-    """Perft through the public interface only: legal, play, undo, result."""
-    if depth == 0:
-        return 1
-    if game.result is not None:
-        return 0
-    total = 0
-    for action in game.legal():
-        game.play(action)
-        total += generic_perft(game, depth - 1)
-        game.undo()
-    return total
+    """Perft through the public interface only (legal, play, undo, result), every action
+    of the last ply played too."""
+    return interface_perft(game, depth, bulk=False)
 
 
 # (size, counts at depth 1, 2, ...) -- the cheap part of the published table
