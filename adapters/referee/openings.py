@@ -16,7 +16,7 @@ Lines that are empty or start with `#` are skipped in `moves` and `position` boo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -89,22 +89,22 @@ def move_tokens(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def parse_moves_book(lines: Iterable[str], name: str = "") -> list[Opening]:
-    out = []
+def _book_lines(lines: Iterable[str], name: str) -> Iterator[tuple[str, str]]:
+    """(source, text) of each line of a `moves` or `position` book that is neither empty
+    nor a `#` comment; source is `name:number`."""
     for number, line in enumerate(lines, 1):
         text = line.strip()
-        if not text or text.startswith("#"):
-            continue
-        out.append(Opening(None, move_tokens(text), f"{name}:{number}"))
-    return out
+        if text and not text.startswith("#"):
+            yield f"{name}:{number}", text
+
+
+def parse_moves_book(lines: Iterable[str], name: str = "") -> list[Opening]:
+    return [Opening(None, move_tokens(text), source) for source, text in _book_lines(lines, name)]
 
 
 def parse_position_book(lines: Iterable[str], name: str = "") -> list[Opening]:
     out = []
-    for number, line in enumerate(lines, 1):
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
+    for source, text in _book_lines(lines, name):
         words = text.split()
         if words[0].lower() == "tps":
             words = words[1:]
@@ -113,8 +113,8 @@ def parse_position_book(lines: Iterable[str], name: str = "") -> list[Opening]:
             at = words.index("moves")
             position, moves = words[:at], words[at + 1 :]
         if not position:
-            raise OpeningError(f"{name}:{number}: no position in {text!r}")
-        out.append(Opening(" ".join(position), move_tokens(" ".join(moves)), f"{name}:{number}"))
+            raise OpeningError(f"{source}: no position in {text!r}")
+        out.append(Opening(" ".join(position), move_tokens(" ".join(moves)), source))
     return out
 
 
