@@ -261,12 +261,14 @@ class Game(ABC, Generic[A]):
     #: announce in `size ... halfkomi ...` lines (Tak's halfkomi); None: TEI v1 does not
     #: speak of this game
     tei_v1_komi: ClassVar[str | None] = None
+    #: what `option_specs` returns, for a game whose options are a fixed table
+    option_table: ClassVar[tuple[OptionSpec, ...]] = ()
 
     # ---- options ------------------------------------------------------------------
     @classmethod
     def option_specs(cls) -> tuple[OptionSpec, ...]:
         """The rules options this game takes, in the order they are documented."""
-        return ()
+        return cls.option_table
 
     @classmethod
     def validate_options(cls, options: Mapping[str, Any] | None) -> dict[str, str]:

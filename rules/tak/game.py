@@ -138,10 +138,7 @@ class TakGame(Game[Move]):
     record_format: ClassVar[str] = "ptn"
     tei_legacy: ClassVar[bool] = True
     tei_v1_komi: ClassVar[str | None] = "halfkomi"
-
-    @classmethod
-    def option_specs(cls) -> tuple[OptionSpec, ...]:
-        return OPTION_SPECS
+    option_table = OPTION_SPECS
 
     @classmethod
     def validate_options(cls, options: Mapping[str, Any] | None) -> dict[str, str]:

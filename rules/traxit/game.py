@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self
 
-from rules.game import Game, GameError, IllegalAction, Options, OptionSpec, Outcome, PositionError
+from rules.game import Game, GameError, IllegalAction, Options, Outcome, PositionError
 from rules.traxit.actions import Action
 from rules.traxit.notation import format_position, parse_position
 from rules.traxit.options import OPTION_SPECS, check_options, layout_from_options
@@ -48,10 +48,7 @@ class TraxitGame(Game[Action]):
 
     name = "traxit"
     record_format: ClassVar[str] = "turns"
-
-    @classmethod
-    def option_specs(cls) -> tuple[OptionSpec, ...]:
-        return OPTION_SPECS
+    option_table = OPTION_SPECS
 
     @classmethod
     def validate_options(cls, options: Mapping[str, Any] | None) -> dict[str, str]:

@@ -71,10 +71,7 @@ class TrikeGame(Game[int]):
     """A Trike game in progress on a side-N triangle."""
 
     name = "trike"
-
-    @classmethod
-    def option_specs(cls) -> tuple[OptionSpec, ...]:
-        return OPTION_SPECS
+    option_table = OPTION_SPECS
 
     @classmethod
     def record_tags(cls, options: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
