@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 import trio
-from engines.procs import mentioning
+from engines.procs import alive, fake, mentioning
 
 from adapters.playtak.cli import site_name
 from rules.tak.ptn import PtnGame
 from tei.cli import main
 from tei.lines import LineSplitter
-from tests.engines.procs import alive, fake
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 from tests.playtak_support.lines import LineClient
 
