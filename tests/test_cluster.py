@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from referee_support import refbot, settings
 
-from adapters.referee.cluster import ClusterAddress, ClusterError
+from adapters.referee.cluster import ClusterAddress, ClusterError, _Client
 from adapters.referee.cluster_worker import VERSION_OVERRIDE
 from adapters.referee.config import build_config
 from adapters.referee.openings import read_records
@@ -228,6 +228,30 @@ def random_against_greedy(out: Path, games: int, cluster: str, *extra: str) -> l
     engines = ["--engine", "bot=random", "--engine", "bot=greedy", "--each", "st=0.05"]
     record = ["--games", str(games), "--ptnout", str(out)]
     return referee("--size", "4", *engines, *record, "--cluster", cluster, *extra)
+
+
+def test_jobs_the_match_cancelled_are_skipped_and_ones_the_cluster_cancelled_are_a_loss(
+    cluster: Cluster,
+) -> None:
+    """distributed's wait raises as soon as any future it waits on was cancelled: one this
+    match cancelled (a graceful stop) is handed back to be skipped; any other means the
+    scheduler is gone, a ClusterError (a clear stop), never a raw CancelledError."""
+    from distributed import Client
+
+    client = Client(cluster.address, timeout=30)
+    dask = _Client(client, None)
+    try:
+        futures = [client.submit(time.sleep, 30, pure=False) for _ in range(3)]
+        dask.cancel_waiting(futures)  # two worker threads: at least one job waits
+        assert dask.cancelled
+        skipped = dask.next_done(futures)
+        assert skipped.key in dask.cancelled and skipped.status == "cancelled"
+        left = [client.submit(time.sleep, 30, pure=False)]
+        cluster.kill(cluster.scheduler)
+        with pytest.raises(ClusterError, match="lost the Dask scheduler"):
+            dask.next_done(left)
+    finally:
+        dask.close([])
 
 
 def test_a_killed_client_resumes_on_the_cluster_and_a_lost_scheduler_stops_cleanly(

@@ -20,6 +20,7 @@ import itertools
 import os
 import time
 import uuid
+from concurrent.futures import CancelledError
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -115,6 +116,8 @@ class _Client:
     def __init__(self, client: Any, cluster: Any) -> None:
         self.client = client
         self.cluster = cluster
+        #: the keys of the jobs this match cancelled itself (a graceful stop)
+        self.cancelled: set[str] = set()
 
     def check_versions(self, wait: float = 60.0) -> None:
         """ClusterError unless every worker runs this version of the project."""
@@ -152,6 +155,8 @@ class _Client:
                 done, _ = wait(futures, timeout=0.5, return_when="FIRST_COMPLETED")
             except TimeoutError:  # distributed's wait raises when nothing finished in time
                 done = set()
+            except CancelledError as exc:  # raised when any of them was cancelled
+                return self._cancelled_one(futures, exc)
             if done:
                 return next(iter(done))
             status = self.client.status
@@ -161,6 +166,14 @@ class _Client:
             lost_since = lost_since or time.monotonic()
             if time.monotonic() - lost_since > LOST_AFTER or status in ("closed", "closing"):
                 raise _lost(RuntimeError(f"client {status}"))
+
+    def _cancelled_one(self, futures: list[Any], exc: CancelledError) -> Any:
+        """A job this match cancelled itself, to be skipped; ClusterError when the
+        cluster cancelled one (its connection to the scheduler was lost)."""
+        cancelled = [f for f in futures if f.cancelled()]
+        if cancelled and all(f.key in self.cancelled for f in cancelled):
+            return cancelled[0]
+        raise _lost(RuntimeError("the cluster cancelled games of this match")) from None
 
     def result(self, future: Any) -> Any:
         try:
@@ -174,6 +187,7 @@ class _Client:
             running = set(itertools.chain.from_iterable(self.client.processing().values()))
             waiting = [f for f in futures if f.key not in running and not f.done()]
             if waiting:
+                self.cancelled.update(f.key for f in waiting)
                 self.client.cancel(waiting)
         except (OSError, TimeoutError) as exc:
             raise _lost(exc) from None
