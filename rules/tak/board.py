@@ -91,9 +91,15 @@ class Board(MoveGenerator):
         self.undo_stack: list[tuple[int, int, int, int, int, int]] = []
 
     def copy(self) -> Board:
-        other = object.__new__(Board)
-        for name in Board.__slots__:
-            setattr(other, name, getattr(self, name))
+        other = Board(self.size, 0, 0, self.half_komi)
+        other.t = self.t
+        other.white = self.white
+        other.black = self.black
+        other.walls = self.walls
+        other.caps = self.caps
+        other.turn = self.turn
+        other.ply = self.ply
+        other.hash = self.hash
         other.heights = self.heights[:]
         other.colors = self.colors[:]
         other.stones = self.stones[:]
