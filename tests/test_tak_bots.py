@@ -63,7 +63,7 @@ def test_search_sees_a_double_threat_two_plies_ahead() -> None:
     # white c3 makes two threats at once (e3 along rank 3, c5 along file c)
     game = TakGame.from_tps("2,x4/x2,1,x2/1,1,x,1,x/x2,1,x2/2,x,1,x,2 1 7")
     infos, report = collect()
-    bot = make_bot("tak", "search", {"TinuePlies": "0"})  # the search itself, no solver
+    bot = make_bot("tak", "search")  # the search itself (the solver is off by default)
     move = bot.think(game.copy(), Limits(depth=3), threading.Event(), report)
     assert move in game.legal()
     assert infos[-1].solved == "win" and (infos[-1].nodes or 0) > 1
@@ -81,7 +81,7 @@ def test_search_sees_a_double_threat_two_plies_ahead() -> None:
 def test_search_plays_a_tinue_found_by_the_solver_and_reports_it_solved() -> None:
     game = TakGame.from_tps("2,x4/x2,1,x2/1,1,x,1,x/x2,1,x2/2,x,1,x,2 1 7")
     infos, report = collect()
-    bot = make_bot("tak", "search")
+    bot = make_bot("tak", "search", {"TinuePlies": str(TINUE_PLIES)})
     move = bot.think(game.copy(), Limits(nodes=3000), threading.Event(), report)
     line = tinue(game.copy(), TINUE_PLIES)
     assert line is not None and move == line[0]

@@ -24,8 +24,10 @@ from rules.tak.game import TakGame
 from rules.tak.tinue import Table, solve
 
 MAX_DEPTH = 60
-#: the tinue search before the main search: plies looked ahead (attacker moves on plies
-#: 1, 3, ...), and attacker positions visited at most (`rules.tak.tinue.solve`)
+#: the tinue search before the main search (option `TinuePlies`, off by default: it cost
+#: more time than it found wins at 10+0.1, see docs/bots.md): plies looked ahead by
+#: default when on (attacker moves on plies 1, 3, ...), and attacker positions visited at
+#: most (`rules.tak.tinue.solve`)
 TINUE_PLIES = 7
 TINUE_BUDGET = 300
 #: the share of the move's soft time the tinue search may take at most
@@ -73,7 +75,7 @@ class TakSearchBot(SeededBot):
         BotOption("DefaultMs", "spin", default="1000", min=1, max=3_600_000),
         BotOption("MaxDepth", "spin", default=str(MAX_DEPTH), min=1, max=MAX_DEPTH),
         BotOption("ThreatPlies", "spin", default="0", min=0, max=MAX_EXTENSION),
-        BotOption("TinuePlies", "spin", default=str(TINUE_PLIES), min=0, max=15),
+        BotOption("TinuePlies", "spin", default="0", min=0, max=15),
     )
 
     def __init__(self, settings: Any = None) -> None:
