@@ -9,11 +9,13 @@ from typing import Any
 import pytest
 
 from bots.registry import make_bot
+from bots.tak.bot import TINUE_PLIES
 from bots.tak.eval import evaluate, win_squares
 from bots.timing import plan
 from rules.registry import new_game
 from rules.tak.game import TakGame
 from rules.tak.roads import road
+from rules.tak.tinue import tinue
 from tei.driver import Info, Limits
 
 WAIT = 30.0  # liveness limit for threads only, never a timing assertion
@@ -61,10 +63,10 @@ def test_search_sees_a_double_threat_two_plies_ahead() -> None:
     # white c3 makes two threats at once (e3 along rank 3, c5 along file c)
     game = TakGame.from_tps("2,x4/x2,1,x2/1,1,x,1,x/x2,1,x2/2,x,1,x,2 1 7")
     infos, report = collect()
-    bot = make_bot("tak", "search")
+    bot = make_bot("tak", "search")  # the search itself (the solver is off by default)
     move = bot.think(game.copy(), Limits(depth=3), threading.Event(), report)
     assert move in game.legal()
-    assert infos[-1].solved == "win"
+    assert infos[-1].solved == "win" and (infos[-1].nodes or 0) > 1
     game.play(move)
     reply = game.fast_board()
     assert reply.winning_move() is None  # black cannot win at once
@@ -74,6 +76,18 @@ def test_search_sees_a_double_threat_two_plies_ahead() -> None:
         if reply.result() is None:
             assert reply.winning_move() is not None
         reply.unmake(code)
+
+
+def test_search_plays_a_tinue_found_by_the_solver_and_reports_it_solved() -> None:
+    game = TakGame.from_tps("2,x4/x2,1,x2/1,1,x,1,x/x2,1,x2/2,x,1,x,2 1 7")
+    infos, report = collect()
+    bot = make_bot("tak", "search", {"TinuePlies": str(TINUE_PLIES)})
+    move = bot.think(game.copy(), Limits(nodes=3000), threading.Event(), report)
+    line = tinue(game.copy(), TINUE_PLIES)
+    assert line is not None and move == line[0]
+    last = infos[-1]
+    assert last.solved == "win" and last.nodes == 1 and last.depth == len(line)
+    assert last.pv == tuple(m.ptn() for m in line)
 
 
 @pytest.mark.parametrize("size", [3, 4, 5, 6, 7, 8])

@@ -139,6 +139,16 @@ def test_the_board_is_left_as_it_was_and_a_table_can_be_kept() -> None:
     assert table and T.solve(board, 5, table) == first
 
 
+def test_a_budget_gives_up_and_leaves_the_board_and_table_sound() -> None:
+    board = TakGame.from_tps(FORK).fast_board()
+    before = (board.tps(), board.hash)
+    table: T.Table = {}
+    assert T.solve(board, 5, table, budget=1) is None  # the first position spends it
+    assert (board.tps(), board.hash) == before and table == {}
+    assert T.solve(board, 5, table, budget=10_000) == T.solve(board.copy(), 5)
+    assert (board.tps(), board.hash) == before
+
+
 def test_opening_plies_have_no_tinue() -> None:
     game = TakGame.new({"size": "3"})
     assert T.tinue(game) is None and not T.is_tak(game) and not T.is_tinue(game)

@@ -17,12 +17,21 @@ from bots.base import BotOption, Info, Limits, Report, SeededBot
 from bots.deepening import Iteration, deepen, iteration_info
 from bots.tak.level import LEVELS, TOP, capped, pick
 from bots.tak.search import CHECK_EVERY, MAX_EXTENSION, WIN_BOUND, Searcher
-from bots.timing import plan
+from bots.timing import TimePlan, plan
 from rules.game import Game
 from rules.tak.board import Board, code_ptn
 from rules.tak.game import TakGame
+from rules.tak.tinue import Table, solve
 
 MAX_DEPTH = 60
+#: the tinue search before the main search (option `TinuePlies`, off by default: it cost
+#: more time than it found wins at 10+0.1, see docs/bots.md): plies looked ahead by
+#: default when on (attacker moves on plies 1, 3, ...), and attacker positions visited at
+#: most (`rules.tak.tinue.solve`)
+TINUE_PLIES = 7
+TINUE_BUDGET = 300
+#: the share of the move's soft time the tinue search may take at most
+TINUE_SHARE = 0.15
 #: a score fall (centi-flats) between iterations that marks the position as sharp
 SHARP_DROP = 30
 
@@ -66,11 +75,14 @@ class TakSearchBot(SeededBot):
         BotOption("DefaultMs", "spin", default="1000", min=1, max=3_600_000),
         BotOption("MaxDepth", "spin", default=str(MAX_DEPTH), min=1, max=MAX_DEPTH),
         BotOption("ThreatPlies", "spin", default="0", min=0, max=MAX_EXTENSION),
+        BotOption("TinuePlies", "spin", default="0", min=0, max=15),
     )
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
         self.searcher = Searcher()
+        #: the tinue solver's proven positions, kept from move to move in a game
+        self.tinue_table: Table = {}
 
     def set_option(self, name: str, value: str) -> None:
         if name.lower() == "level" and value.strip() not in {str(k) for k in LEVELS}:
@@ -79,6 +91,7 @@ class TakSearchBot(SeededBot):
 
     def new_game(self) -> None:
         self.searcher = Searcher()
+        self.tinue_table = {}
 
     def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
         game = playable(game, "the Tak search bot")
@@ -109,6 +122,12 @@ class TakSearchBot(SeededBot):
         budget = capped(
             plan(limits, turn, moves_left(board), float(self.settings["DefaultMs"])), level
         )
+        line = self._tinue(board, min(level.depth, limits.depth or MAX_DEPTH), budget, started)
+        if line is not None:
+            spent = int((time.monotonic() - started) * 1000)
+            pv = tuple(code_ptn(c, board.size) for c in line)
+            report(Info(depth=len(line), solved="win", nodes=1, time_ms=spent, pv=pv))
+            return line[0]
         searcher = self.searcher
         origin = board.copy()
         searcher.load(board)
@@ -156,6 +175,19 @@ class TakSearchBot(SeededBot):
         if chosen != best:
             report(Info(string=f"level {self.settings['Level']}: {code_ptn(chosen, board.size)}"))
         return chosen
+
+    def _tinue(
+        self, board: Board, depth_cap: int, budget: TimePlan, started: float
+    ) -> list[int] | None:
+        """A forced road by threat moves (`TinuePlies` ahead, within the solver's budget,
+        `TINUE_SHARE` of the soft time and the depth cap), or None; not tried with the
+        optional draw rules on."""
+        plies = min(int(self.settings["TinuePlies"]), depth_cap)
+        if plies < 3 or self.searcher.rules:
+            return None
+        share = budget.soft if budget.soft is not None else budget.hard
+        deadline = started + TINUE_SHARE * share / 1000 if share is not None else 0.0
+        return solve(board, plies, self.tinue_table, TINUE_BUDGET, deadline)
 
     @staticmethod
     def _info(

@@ -76,8 +76,10 @@ def lmr_table() -> list[list[int]]:
 NULL_MOVE_MIN_SIZE = 8
 
 
+@cache
 def _prior(size: int) -> list[int]:
-    """Static ordering scores of every move code of a size (indexed by code)."""
+    """Static ordering scores of every move code of a size (indexed by code; shared:
+    never changed)."""
     prior = [0] * CODE_SPACE
     et = eval_tables(size)
     for sq in range(size * size):
@@ -109,8 +111,8 @@ class Searcher:
         self.deadline = float("inf")
         self.should_stop: Callable[[], bool] = lambda: False
         self.board: Board | None = None
-        #: late move reductions (`lmr_table`), set by `load`
-        self.lmr: list[list[int]] = []
+        #: late move reductions (`lmr_table`: built here, before the first search's clock runs)
+        self.lmr: list[list[int]] = lmr_table()
         self.max_ply = MAX_PLY
         #: (value, move) of the best root move so far in the running iteration
         self.partial: tuple[int, int] | None = None
@@ -179,8 +181,9 @@ class Searcher:
             self.lmp = [0, LMP_BASE + 2 * board.size, 2 * LMP_BASE + 4 * board.size]
             self.order = [self.prior[:], self.prior[:]]
             self.touched = set()
-            self.tt = [None] * TT_SLOTS
-            self.evals.clear()
+            if self.generation:  # a fresh searcher's table is empty already
+                self.tt = [None] * TT_SLOTS
+                self.evals.clear()
         else:
             self._age_history()
         self.generation += 1

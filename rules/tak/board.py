@@ -74,10 +74,18 @@ class Board(MoveGenerator):
         "white",
     )
 
-    def __init__(self, size: int, stones: int, capstones: int, half_komi: int = 0) -> None:
-        """An empty board, white to move, each side holding `stones` and `capstones`."""
+    def __init__(
+        self,
+        size: int,
+        stones: int,
+        capstones: int,
+        half_komi: int = 0,
+        shared: SizeTables | None = None,
+    ) -> None:
+        """An empty board, white to move, each side holding `stones` and `capstones`
+        (`shared`: the size's tables, when the caller has them already)."""
         self.size = size
-        self.t: SizeTables = tables(size, 2 * (stones + capstones) + 1)
+        self.t: SizeTables = shared or tables(size, 2 * (stones + capstones) + 1)
         self.heights = [0] * (size * size)
         self.colors = [0] * (size * size)
         self.white = self.black = self.walls = self.caps = 0
@@ -91,9 +99,14 @@ class Board(MoveGenerator):
         self.undo_stack: list[tuple[int, int, int, int, int, int]] = []
 
     def copy(self) -> Board:
-        other = object.__new__(Board)
-        for name in Board.__slots__:
-            setattr(other, name, getattr(self, name))
+        other = Board(self.size, 0, 0, self.half_komi, self.t)
+        other.white = self.white
+        other.black = self.black
+        other.walls = self.walls
+        other.caps = self.caps
+        other.turn = self.turn
+        other.ply = self.ply
+        other.hash = self.hash
         other.heights = self.heights[:]
         other.colors = self.colors[:]
         other.stones = self.stones[:]

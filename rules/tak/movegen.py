@@ -27,22 +27,23 @@ class MoveGenerator:
 
     __slots__ = ()
 
-    if TYPE_CHECKING:
-        t: SizeTables
-        turn: int
-        ply: int
-        white: int
-        black: int
-        walls: int
-        caps: int
-        heights: list[int]
-        colors: list[int]
-        stones: list[int]
-        capstones: list[int]
+    # the board's state and methods this mixin reads (declared for type checkers and
+    # for compiled builds; `Board` sets and defines them)
+    t: SizeTables
+    turn: int
+    ply: int
+    white: int
+    black: int
+    walls: int
+    caps: int
+    heights: list[int]
+    colors: list[int]
+    stones: list[int]
+    capstones: list[int]
 
-        def make(self, code: int) -> None: ...
-        def unmake(self, code: int) -> None: ...
-        def result(self) -> tuple[int, str] | None: ...
+    def make(self, code: int) -> None: ...
+    def unmake(self, code: int) -> None: ...
+    def result(self) -> tuple[int, str] | None: ...
 
     # ---- moves -----------------------------------------------------------------------
     def moves(self) -> list[int]:

@@ -23,8 +23,10 @@ functions (`tinue`, `is_tinue`) decline when a draw rule of the game's options
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
+from rules.game import GameError
 from rules.tak.board import Board
 from rules.tak.roads import neighbours
 
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 DEFAULT_PLIES = 5
 #: plies of `is_tinue` as the record marks use it: the reply and the road after it
 MARK_PLIES = 2
+#: attacker positions between two looks at the clock of a solver call with a deadline
+CLOCK_EVERY = 16
 #: entries a solver table holds before it is emptied (bounds its memory)
 TABLE_LIMIT = 200_000
 
@@ -84,19 +88,36 @@ def win_in_one(board: Board) -> int | None:
     return win if win is not None else _flat_win(board)
 
 
+class _OutOfBudget(GameError):
+    """A solver call with a budget visited more positions than it allowed (caught by
+    `solve`, never seen outside)."""
+
+
 class _Search:
     """One solver call: the board searched in place and a table of proven positions."""
 
-    def __init__(self, board: Board, table: Table | None) -> None:
+    def __init__(
+        self, board: Board, table: Table | None, budget: int = 0, deadline: float = 0.0
+    ) -> None:
         self.board = board
         self.attacker = board.turn
         self.table: Table = {} if table is None else table
+        #: attacker positions still allowed (searched without a limit when 0), and the
+        #: `time.monotonic()` at which to give up (checked every `CLOCK_EVERY` of them)
+        self.budget = budget
+        self.deadline = deadline
 
     def attack(self, plies: int) -> list[int] | None:
         """A proving line from here (attacker to move), or None."""
         board = self.board
         if plies < 1:
             return None
+        if self.budget:
+            self.budget -= 1
+            if not self.budget or (
+                self.deadline and not self.budget % CLOCK_EVERY and time.monotonic() > self.deadline
+            ):
+                raise _OutOfBudget
         win = win_in_one(board)
         if win is not None:
             return [win]
@@ -182,16 +203,30 @@ class _Search:
         return first + rest
 
 
-def solve(board: Board, plies: int = DEFAULT_PLIES, table: Table | None = None) -> list[int] | None:
+def solve(
+    board: Board,
+    plies: int = DEFAULT_PLIES,
+    table: Table | None = None,
+    budget: int = 0,
+    deadline: float = 0.0,
+) -> list[int] | None:
     """The side to move's tinue within `plies` plies as move codes, or None.
 
     The board is searched in place and left as it was. The line starts with the
     attacker's move and alternates; it ends with the winning move (or with a defender
-    move that loses at once).
+    move that loses at once). With a `budget` (> 0) the search gives up after visiting
+    that many positions of the attacker, or at `deadline` (`time.monotonic()`, if
+    given), and returns None (on a copy of the board; the table keeps only what was
+    proven).
     """
     if board.ply < 2 or board.result() is not None or plies < 1:
         return None
-    return _Search(board, table).attack(plies)
+    if not budget:
+        return _Search(board, table).attack(plies)
+    try:
+        return _Search(board.copy(), table, budget, deadline).attack(plies)
+    except _OutOfBudget:
+        return None
 
 
 def defended(board: Board, plies: int = MARK_PLIES) -> list[int] | None:
