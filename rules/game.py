@@ -263,6 +263,8 @@ class Game(ABC, Generic[A]):
     tei_v1_komi: ClassVar[str | None] = None
     #: what `option_specs` returns, for a game whose options are a fixed table
     option_table: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: whether `forced_win` proves forced wins (Tak's tinue), so referees may adjudicate on it
+    proves_forced_wins: ClassVar[bool] = False
 
     # ---- options ------------------------------------------------------------------
     @classmethod
@@ -350,6 +352,12 @@ class Game(ABC, Generic[A]):
     def partners(self, seat: int) -> tuple[int, ...]:
         """The seats sharing `seat`'s result (its team), `seat` included."""
         return (seat,)
+
+    def forced_win(self, plies: int, memo: dict[Any, Any] | None = None) -> tuple[A, ...] | None:
+        """The side to move's forced win within `plies` plies, as actions, or None (always
+        None where `proves_forced_wins` is false). `memo`, kept by the caller from one
+        position of a game to the next, saves work."""
+        return None
 
     def turn_labels(self) -> list[tuple[str, str]]:
         """Per action of the history, for records: the label of the turn it belongs to

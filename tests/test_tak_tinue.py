@@ -241,3 +241,15 @@ def test_tak_is_a_road_in_one_for_the_side_that_moved(game: TakGame) -> None:
 @pytest.mark.parametrize("tps", [FORK, COVER_CAP])
 def test_five_ply_search_confirms_three_ply_tinues(tps: str) -> None:
     assert line_of(tps, 5) is not None
+
+
+@pytest.mark.parametrize("name", ["tak", "trike", "traxit"])
+def test_the_game_interface_proves_forced_wins_only_where_it_says_so(name: str) -> None:
+    from rules.registry import game_class, new_game
+
+    game = TakGame.from_tps(FORK) if name == "tak" else new_game(name)
+    line = game.forced_win(3, {})
+    if game_class(name).proves_forced_wins:
+        assert line is not None and [m.ptn() for m in line] == line_of(FORK)
+    else:
+        assert line is None

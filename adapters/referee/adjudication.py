@@ -27,6 +27,7 @@ import attrs
 
 from adapters.referee.errors import RefereeError
 from rules.game import Game, Outcome
+from rules.registry import game_class
 
 #: the rules' names (also the `reason` of an adjudicated outcome)
 RESIGN, DRAW, TINUE = "resign", "draw", "tinue"
@@ -149,7 +150,7 @@ class AdjudicationRules:
             if tinue is None or tinue is False
             else TinueRule.parse([] if tinue is True else _split(tinue)),
         )
-        if rules.tinue is not None and game != "tak":
+        if rules.tinue is not None and not game_class(game).proves_forced_wins:
             raise AdjudicationError(f"--tinue-adjudication is for Tak only, not {game}")
         if (rules.resign or rules.draw) and seats != 2:
             raise AdjudicationError(f"--resign and --draw need two seats, this game has {seats}")
@@ -228,7 +229,7 @@ class GameJudge:
         self.losing = [0, 0]  # own moves in a row at -CP or worse
         self.winning = [0, 0]  # ... at +CP or better
         self.level = [0, 0]  # ... within the draw band
-        self.table: dict[tuple[int, int], list[int] | None] = {}
+        self.table: dict[Any, Any] = {}
 
     def after_move(
         self, game: Game[Any], seat: int, score: tuple[str | None, int | None, str | None]
@@ -288,12 +289,7 @@ class GameJudge:
         rule = self.rules.tinue
         if rule is None:
             return None
-        from rules.tak.game import TakGame
-        from rules.tak.tinue import tinue
-
-        if not isinstance(game, TakGame):
-            return None
-        line = tinue(game, rule.plies, self.table)
+        line = game.forced_win(rule.plies, self.table)
         if line is None:
             return None
         winner = game.turn

@@ -385,6 +385,14 @@ class TakGame(Game[Move]):
         return action.ptn()
 
     # ---- perft -------------------------------------------------------------------------
+    proves_forced_wins = True
+
+    def forced_win(self, plies: int, memo: dict[Any, Any] | None = None) -> tuple[Move, ...] | None:
+        """A tinue within `plies` plies (`rules.tak.tinue`)."""
+        from rules.tak.tinue import tinue
+
+        return tinue(self, plies, memo)
+
     def perft(self, depth: int) -> int:
         """Leaf count `depth` plies deep (fast: the last ply is counted, not played)."""
         if self.options.repetition or self.options.rule50:
