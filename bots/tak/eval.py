@@ -24,15 +24,14 @@ exact and cheap: four flood fills. The search uses it for its win-in-one check.
 from __future__ import annotations
 
 import json
-from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 from rules.tak.board import Board
 from rules.tak.roads import component
-from rules.tak.tables import SizeTables
+from rules.tak.tables import MAX_SIZE, SizeTables
 
-ENDGAME = 8  # pieces in hand (or empty squares) below which the flat count takes over
+ENDGAME: Final = 8  # pieces in hand (or empty squares) below which the flat count takes over
 
 
 def load_weights(text: str | None = None) -> dict[str, dict[str, Any]]:
@@ -53,7 +52,7 @@ def weights_for(size: int) -> dict[str, Any]:
 
 
 #: the side to move completes a road at once (the search scores this as a proven win)
-WIN_NOW = 20_000
+WIN_NOW: Final = 20_000
 
 
 class EvalTables:
@@ -99,9 +98,16 @@ class EvalTables:
         self.span_bonus = [round(span * (s / n) ** 3) if s < n else 0 for s in range(n + 1)]
 
 
-@cache
+_EVAL_TABLES: Final[list[EvalTables | None]] = [None] * (MAX_SIZE + 1)
+
+
 def eval_tables(size: int) -> EvalTables:
-    return EvalTables(size)
+    """The (cached) evaluation tables of a size (a list, not `functools.cache`: the
+    search asks at every node, and a compiled build calls this directly)."""
+    et = _EVAL_TABLES[size]
+    if et is None:
+        et = _EVAL_TABLES[size] = EvalTables(size)
+    return et
 
 
 def neighbours(t: SizeTables, bits: int) -> int:

@@ -34,31 +34,32 @@ import math
 import time
 from collections.abc import Callable
 from functools import cache
+from typing import Final
 
 from bots.deepening import SearchAborted
 from bots.tak.eval import ENDGAME, eval_tables, static, win_squares
 from rules.tak.board import DRAW, Board
 from rules.tak.tables import CRUSH_BIT, KIND_SHIFT
 
-WIN = 1_000_000
-WIN_BOUND = WIN - 10_000
-INF = WIN + 1
-EXACT, LOWER, UPPER = 0, 1, 2
-MAX_PLY = 128
-MAX_EXTENSION = 8
-TT_LIMIT = 1_500_000  # static evaluations cached (the cache is emptied beyond it)
+WIN: Final = 1_000_000
+WIN_BOUND: Final = WIN - 10_000
+INF: Final = WIN + 1
+EXACT: Final = 0
+LOWER: Final = 1
+UPPER: Final = 2
+MAX_PLY: Final = 128
+MAX_EXTENSION: Final = 8
+TT_LIMIT: Final = 1_500_000  # static evaluations cached (the cache is emptied beyond it)
 #: transposition table slots (a power of two; about 120 bytes each when filled)
-TT_SLOTS = 1 << 19
-CHECK_EVERY = 128
-CODE_SPACE = 1 << 19
-TT_BONUS = 1 << 40
-KILLER_BONUS = (1 << 30, 1 << 29)
-LMP_BASE = 8
-RULE50_PLIES = 50
+TT_SLOTS: Final = 1 << 19
+CHECK_EVERY: Final = 128
+CODE_SPACE: Final = 1 << 19
+LMP_BASE: Final = 8
+RULE50_PLIES: Final = 50
 #: late move reductions by depth and move number: about ln(depth) * ln(i) / 2.25 plies,
 #: at least 1, leaving at least one ply (i < 3 and killers are never reduced)
-LMR_DEPTHS = 64
-LMR_MOVES = 256
+LMR_DEPTHS: Final = 64
+LMR_MOVES: Final = 256
 
 
 @cache
@@ -73,7 +74,7 @@ def lmr_table() -> list[list[int]]:
 
 #: the smallest board on which the search prunes with null moves: on 8x8 it won a match
 #: against the search without it (75% of 20 games); on 5x5 and 7x7 it showed no gain
-NULL_MOVE_MIN_SIZE = 8
+NULL_MOVE_MIN_SIZE: Final = 8
 
 
 @cache
@@ -236,18 +237,17 @@ class Searcher:
         beta = INF
         best = -INF
         best_move = moves[0]
-        search = self.search
         rules = self.rules
         for i, code in enumerate(moves):
             board.make(code)
             if rules:
                 self._enter(code, 1)
             if i == 0:
-                value = -search(depth - 1, -beta, -alpha, 1)
+                value = -self.search(depth - 1, -beta, -alpha, 1)
             else:
-                value = -search(depth - 1, -alpha - 1, -alpha, 1)
+                value = -self.search(depth - 1, -alpha - 1, -alpha, 1)
                 if value > alpha:
-                    value = -search(depth - 1, -beta, -alpha, 1)
+                    value = -self.search(depth - 1, -beta, -alpha, 1)
             board.unmake(code)
             if value > best:
                 best = value
@@ -357,27 +357,23 @@ class Searcher:
         order = self.order[turn]
         killers = self.killers[ply]
         k1, k2 = killers
-        if tt_move:
-            order[tt_move] += TT_BONUS
-        if k1:
-            order[k1] += KILLER_BONUS[0]
-        if k2:
-            order[k2] += KILLER_BONUS[1]
+        # by history, then the killers and the table's move in front (moved, not given
+        # bonus keys: keys below 2**30 keep CPython's sort on its fast int comparison)
         moves.sort(key=order.__getitem__, reverse=True)
+        if k2 and k2 != tt_move and k2 in moves:
+            moves.remove(k2)
+            moves.insert(0, k2)
+        if k1 and k1 != tt_move and k1 in moves:
+            moves.remove(k1)
+            moves.insert(0, k1)
+        if tt_move and tt_move in moves:
+            moves.remove(tt_move)
+            moves.insert(0, tt_move)
         if threat_sq:
             # placements on a square where the opponent completes a road come first
             blocks = [c for c in moves if (c >> KIND_SHIFT) & 3 != 3 and threat_sq >> (c & 63) & 1]
             if blocks:
                 moves = blocks + [c for c in moves if c not in blocks]
-        if tt_move:
-            order[tt_move] -= TT_BONUS
-        if k1:
-            order[k1] -= KILLER_BONUS[0]
-        if k2:
-            order[k2] -= KILLER_BONUS[1]
-        make = board.make
-        unmake = board.unmake
-        search = self.search
         best = -INF
         best_move = 0
         a = alpha
@@ -390,19 +386,19 @@ class Searcher:
         for i, code in enumerate(moves):
             if i >= prune_from and best > -WIN_BOUND:
                 break
-            make(code)
+            board.make(code)
             if rules:
                 self._enter(code, ply + 1)
             if i == 0:
-                value = -search(next_depth, -beta, -a, ply + 1)
+                value = -self.search(next_depth, -beta, -a, ply + 1)
             else:
                 r = 0
                 if i >= reduce_from and code != k1 and code != k2:
                     r = lmr[i] if i < LMR_MOVES else lmr[LMR_MOVES - 1]
-                value = -search(next_depth - r, -a - 1, -a, ply + 1)
+                value = -self.search(next_depth - r, -a - 1, -a, ply + 1)
                 if value > a and (r or value < beta):
-                    value = -search(next_depth, -beta, -a, ply + 1)
-            unmake(code)
+                    value = -self.search(next_depth, -beta, -a, ply + 1)
+            board.unmake(code)
             if value > best:
                 best = value
                 best_move = code

@@ -16,6 +16,8 @@ Square ``sq = rank * size + file`` (0-based; bit ``1 << sq``). Move codes: see `
 
 from __future__ import annotations
 
+from typing import Final
+
 from rules.tak.movegen import MoveGenerator
 from rules.tak.position import Position
 from rules.tak.roads import road
@@ -26,11 +28,11 @@ from rules.tak.tables import (
     tables,
 )
 
-DRAW = -1
-ROAD = "road"
-FLATS = "flats"
+DRAW: Final = -1
+ROAD: Final = "road"
+FLATS: Final = "flats"
 
-_COLOUR = "12"
+_COLOUR: Final = "12"
 _KIND = ("", "S", "C")
 
 

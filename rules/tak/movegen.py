@@ -6,7 +6,7 @@ A mixin of `rules.tak.board.Board`: it reads the board's bitboards and per-size 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from rules.tak.roads import completions, road
 from rules.tak.tables import CRUSH_BIT, SLIDE_BITS, SLIDE_INFO
@@ -14,7 +14,7 @@ from rules.tak.tables import CRUSH_BIT, SLIDE_BITS, SLIDE_INFO
 if TYPE_CHECKING:
     from rules.tak.tables import SizeTables
 
-CAP_PLACEMENT = 2 << 6
+CAP_PLACEMENT: Final = 2 << 6
 
 
 def slide_code_one(sq: int, direction: int) -> int:

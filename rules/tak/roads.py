@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from rules.tak.tables import SizeTables
 
 #: road() results kept per size before its cache is emptied (bounds its memory)
-ROAD_CACHE_LIMIT = 1 << 17
+ROAD_CACHE_LIMIT: Final = 1 << 17
 
 
 def road(t: SizeTables, bits: int) -> bool:

@@ -16,15 +16,19 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import Final
 
-MAX_SIZE = 8
-FLAT, WALL, CAP, SLIDE = 0, 1, 2, 3
-KIND_SHIFT = 6
-SLIDE_BITS = SLIDE << KIND_SHIFT
-DIR_SHIFT = 8
-COMP_SHIFT = 10
-CRUSH_BIT = 1 << 18
-DIRECTIONS = "+-><"
+MAX_SIZE: Final = 8
+FLAT: Final = 0
+WALL: Final = 1
+CAP: Final = 2
+SLIDE: Final = 3
+KIND_SHIFT: Final = 6
+SLIDE_BITS: Final = SLIDE << KIND_SHIFT
+DIR_SHIFT: Final = 8
+COMP_SHIFT: Final = 10
+CRUSH_BIT: Final = 1 << 18
+DIRECTIONS: Final = "+-><"
 
 #: standard reserves per size: (stones, capstones)
 RESERVES: dict[int, tuple[int, int]] = {
@@ -178,9 +182,9 @@ class SizeTables:
         rng = random.Random(0x7A4B + 131 * size)
         stride = self.z_stride = max_height + 8
         self.z_height = [
-            0 if h == 0 else rng.getrandbits(64) for _ in range(n2) for h in range(stride)
+            0 if h == 0 else rng.getrandbits(62) for _ in range(n2) for h in range(stride)
         ]
-        self.z_black_piece = [rng.getrandbits(64) for _ in range(n2 * stride)]
+        self.z_black_piece = [rng.getrandbits(62) for _ in range(n2 * stride)]
         self.z_black4 = [0] * (n2 * stride * 16)
         keys = self.z_black_piece
         for base in range(n2 * stride):
@@ -197,9 +201,9 @@ class SizeTables:
             for sq in range(n2)
             for colour in (0, 1)
         ]
-        self.z_wall = [rng.getrandbits(64) for _ in range(n2)]
-        self.z_cap = [rng.getrandbits(64) for _ in range(n2)]
-        self.z_black = rng.getrandbits(64)
+        self.z_wall = [rng.getrandbits(62) for _ in range(n2)]
+        self.z_cap = [rng.getrandbits(62) for _ in range(n2)]
+        self.z_black = rng.getrandbits(62)
 
 
 @cache

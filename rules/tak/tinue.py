@@ -24,7 +24,7 @@ functions (`tinue`, `is_tinue`) decline when a draw rule of the game's options
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from rules.game import GameError
 from rules.tak.board import Board
@@ -35,13 +35,13 @@ if TYPE_CHECKING:
     from rules.tak.move import Move
 
 #: plies `--tinue-adjudication` and `tinue()` look ahead by default
-DEFAULT_PLIES = 5
+DEFAULT_PLIES: Final = 5
 #: plies of `is_tinue` as the record marks use it: the reply and the road after it
-MARK_PLIES = 2
+MARK_PLIES: Final = 2
 #: attacker positions between two looks at the clock of a solver call with a deadline
-CLOCK_EVERY = 16
+CLOCK_EVERY: Final = 16
 #: entries a solver table holds before it is emptied (bounds its memory)
-TABLE_LIMIT = 200_000
+TABLE_LIMIT: Final = 200_000
 
 #: (position hash, plies) -> proving line or None, for positions with the attacker to
 #: move; may be kept from call to call (the positions of one game share subtrees)
