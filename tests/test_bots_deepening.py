@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import gc
+import threading
+from collections.abc import Iterator
+
 import pytest
 
 from bots.base import Limits
-from bots.deepening import Iteration, SearchAborted, deepen
+from bots.deepening import Iteration, SearchAborted, collector_paused, deepen
 from bots.timing import plan
 
 
@@ -66,3 +70,55 @@ def test_time_plan_gives_fewer_moves_more_time() -> None:
     limits = Limits(wtime=60_000, btime=60_000, winc=1000, binc=1000)
     few, many = plan(limits, 0, 8, 1000.0), plan(limits, 0, 30, 1000.0)
     assert few.soft is not None and many.soft is not None and few.soft > many.soft
+
+
+@pytest.fixture
+def collector_on() -> Iterator[None]:
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    if not was:
+        gc.disable()
+
+
+def test_the_collector_is_off_while_deepening_and_on_again_after(collector_on: None) -> None:
+    seen: list[bool] = []
+
+    def step(depth: int, last: Iteration[int, str] | None) -> tuple[int, str]:
+        seen.append(gc.isenabled())
+        if depth == 2:
+            raise SearchAborted
+        return depth, "m"
+
+    deepen(step, 5, lambda it: False)
+    assert seen == [False, False]
+    assert gc.isenabled()
+
+
+def test_overlapping_searches_resume_the_collector_after_the_last(collector_on: None) -> None:
+    inside = threading.Event()
+    leave = threading.Event()
+
+    def other() -> None:
+        with collector_paused():
+            inside.set()
+            leave.wait(10)
+
+    thread = threading.Thread(target=other)
+    with collector_paused():
+        thread.start()
+        assert inside.wait(10)
+    assert not gc.isenabled()  # the other search still runs
+    leave.set()
+    thread.join(10)
+    assert gc.isenabled()
+
+
+def test_a_collector_that_was_off_stays_off_and_errors_still_resume(collector_on: None) -> None:
+    with pytest.raises(RuntimeError), collector_paused():
+        raise RuntimeError("boom")
+    assert gc.isenabled()
+    gc.disable()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert not gc.isenabled()
