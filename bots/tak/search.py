@@ -357,18 +357,14 @@ class Searcher:
         order = self.order[turn]
         killers = self.killers[ply]
         k1, k2 = killers
-        # by history, then the killers and the table's move in front (moved, not given
-        # bonus keys: keys below 2**30 keep CPython's sort on its fast int comparison)
+        # by history, then the table's move, the first and the second killer in front
+        # (moved there, not given bonus keys: keys below 2**30 keep CPython's sort on its
+        # fast int comparison); the last one moved ends first
         moves.sort(key=order.__getitem__, reverse=True)
-        if k2 and k2 != tt_move and k2 in moves:
-            moves.remove(k2)
-            moves.insert(0, k2)
-        if k1 and k1 != tt_move and k1 in moves:
-            moves.remove(k1)
-            moves.insert(0, k1)
-        if tt_move and tt_move in moves:
-            moves.remove(tt_move)
-            moves.insert(0, tt_move)
+        for front in (k2, k1, tt_move):
+            if front and front in moves:
+                moves.remove(front)
+                moves.insert(0, front)
         if threat_sq:
             # placements on a square where the opponent completes a road come first
             blocks = [c for c in moves if (c >> KIND_SHIFT) & 3 != 3 and threat_sq >> (c & 63) & 1]
