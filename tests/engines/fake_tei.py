@@ -212,9 +212,10 @@ class Fake:
             out("info depth 2 score cp 7 pv " + self.answer())
             if self.mode == "empty-bestmove":
                 out("bestmove")
+            elif self.mode == "two-bestmoves":
+                # one write: a thread switch between two writes could let readyok in first
+                out(f"bestmove {self.answer()}\nbestmove {self.answer()}")
             else:
-                out("bestmove " + self.answer())
-            if self.mode == "two-bestmoves":
                 out("bestmove " + self.answer())
 
     # ---- main loop ---------------------------------------------------------------------
