@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from bots.base import BotOption, Info, Limits, Report, SeededBot
 from bots.deepening import Iteration, deepen, iteration_info
 from bots.tak.level import LEVELS, TOP, capped, pick
-from bots.tak.search import CHECK_EVERY, MAX_EXTENSION, WIN_BOUND, Searcher
+from bots.tak.search import CHECK_EVERY, FUTILITY_MARGIN, MAX_EXTENSION, WIN_BOUND, Searcher
 from bots.timing import TimePlan, plan
 from rules.game import Game
 from rules.tak.board import Board, code_ptn
@@ -76,6 +76,7 @@ class TakSearchBot(SeededBot):
         BotOption("MaxDepth", "spin", default=str(MAX_DEPTH), min=1, max=MAX_DEPTH),
         BotOption("ThreatPlies", "spin", default="0", min=0, max=MAX_EXTENSION),
         BotOption("TinuePlies", "spin", default="0", min=0, max=15),
+        BotOption("FutilityMargin", "spin", default=str(FUTILITY_MARGIN), min=0, max=1000),
     )
 
     def __init__(self, settings: Any = None) -> None:
@@ -139,6 +140,7 @@ class TakSearchBot(SeededBot):
         )
         max_depth = min(limits.depth or MAX_DEPTH, int(self.settings["MaxDepth"]), level.depth)
         extension = int(self.settings["ThreatPlies"])
+        searcher.futility = int(self.settings["FutilityMargin"])
 
         def step(depth: int, previous: Iteration[int, int] | None) -> tuple[int, int]:
             searcher.max_ply = depth + extension if extension else 0
