@@ -8,6 +8,9 @@
   with a static prior (flat placements near the centre first, walls and slides later);
 * late move reductions for quiet moves searched late at depth >= 3, and late move
   pruning one and two plies from the horizon of null-window searches;
+* reverse futility pruning one to three plies from the horizon of null-window searches:
+  a static value at least `futility` centi-flats a ply above beta fails high (not under
+  a road threat);
 * null-move pruning on 8x8 boards: in a null-window search at depth >= 3 whose
   static value is at least beta, the side to move passes and a search two plies
   shallower decides whether the node fails high (not in the endgame, nor under a road
