@@ -341,9 +341,7 @@ class Searcher:
             and not threat_sq
             and -WIN_BOUND < beta < WIN_BOUND
         ):
-            value = self.evals.get(key)
-            if value is None:
-                value = self.evals[key] = static(board, 0)
+            value = self.quiet_value(board, key)
             if value - self.futility * depth >= beta:
                 return value
         # null-move pruning: in a null-window search, when passing the move still fails
@@ -362,9 +360,7 @@ class Searcher:
             and board.stones[1 - turn] + board.capstones[1 - turn] >= ENDGAME
             and empty.bit_count() >= ENDGAME
         ):
-            value = self.evals.get(key)
-            if value is None:
-                value = self.evals[key] = static(board, 0)
+            value = self.quiet_value(board, key)
             if value >= beta:
                 z = t.z_black
                 board.turn = 1 - turn
@@ -442,6 +438,13 @@ class Searcher:
         if old is None or old[0] == key or old[5] != self.generation or depth >= old[1]:
             tt[slot] = (key, depth, flag, stored, best_move, self.generation)
         return best
+
+    def quiet_value(self, board: Board, key: int) -> int:
+        """The static value of `board` (hash `key`) with no road threat, from the cache."""
+        value = self.evals.get(key)
+        if value is None:
+            value = self.evals[key] = static(board, 0)
+        return value
 
     def table_move(self, key: int) -> int:
         """The best move stored for a position hash (0 if none)."""
