@@ -45,9 +45,10 @@ def test_null_move_pruning_needs_fewer_nodes_for_the_same_depth() -> None:
     assert with_null < without
 
 
-def test_null_move_pruning_is_for_large_boards_only() -> None:
+def test_null_move_pruning_is_for_boards_of_6x6_and_larger() -> None:
     searcher = Searcher()
-    searcher.load(TakGame.new({"size": "5"}).fast_board())
-    assert not searcher.null_move
+    for size, on in (("3", False), ("4", False), ("5", False), ("6", True), ("7", True)):
+        searcher.load(TakGame.new({"size": size}).fast_board())
+        assert searcher.null_move is on, size
     searcher.load(TakGame.from_tps(MIDDLE_8).fast_board())
     assert searcher.null_move
