@@ -1,22 +1,23 @@
-"""The optional compiled build of the Tak core and search (mypyc; see docs/performance.md).
+"""The compiled build of the Tak core and search (mypyc; see docs/performance.md).
 
-`TEI_HOST_COMPILE=1 pip install .` (or `-e .`) compiles the modules listed in
-`bots/compiled.txt`; Python then imports the extension modules in place of the sources,
-which stay installed beside them. `compiled()` says which modules this process runs
-compiled; `force_pure()` (called before those modules are first imported) makes a process
-import their sources instead, so the two builds can be compared on one install.
+`pip install .` (or `-e .`) compiles the modules listed in `bots/compiled.txt` where a C
+compiler and the Python headers are there; Python then imports the extension modules in
+place of the sources, which stay installed beside them. `compiled()` says which modules
+this process runs compiled, `describe()` names the build (and why it is pure, where the
+install says); `force_pure()` (called before those modules are first imported) makes a
+process import their sources instead, so the two builds can be compared on one install.
 """
 
 from __future__ import annotations
 
-import importlib.abc
+import importlib
 import importlib.machinery
-import importlib.util
 import sys
-from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
+
+from rules import build
 
 
 def module_names() -> list[str]:
@@ -37,29 +38,23 @@ def compiled() -> list[str]:
 
 
 def describe() -> str:
-    """A one-line account of the build, for benchmarks and reports."""
+    """A one-line account of the build this process runs, for `--version`, engine ids,
+    benchmarks and reports: `compiled (7 of 7 modules)` or `pure Python (why)`."""
     names = compiled()
     total = len(module_names())
-    return f"compiled ({len(names)} of {total} modules)" if names else "pure Python"
+    if names:
+        return f"compiled ({len(names)} of {total} modules)"
+    info = build.INSTALLED
+    if info.stale:
+        return f"pure Python (sources changed since compiling: {', '.join(info.stale)})"
+    if info.build == "compiled":
+        return "pure Python (asked for by force_pure)"
+    return f"pure Python ({info.reason})" if info.reason else "pure Python"
 
 
-class _SourceFinder(importlib.abc.MetaPathFinder):
-    """Finds the listed modules' `.py` files, ignoring extension modules beside them."""
-
-    def __init__(self, names: Sequence[str]) -> None:
-        self.names = frozenset(names)
-
-    def find_spec(
-        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in self.names:
-            return None
-        leaf = fullname.rpartition(".")[2] + ".py"
-        for entry in path or sys.path:
-            source = Path(entry, leaf)
-            if source.is_file():
-                return importlib.util.spec_from_file_location(fullname, source)
-        return None
+def short() -> str:
+    """`compiled` or `pure`: the word engine ids and summaries carry."""
+    return "compiled" if compiled() else "pure"
 
 
 def force_pure() -> None:
@@ -69,4 +64,4 @@ def force_pure() -> None:
     loaded = [name for name in names if name in sys.modules]
     if loaded:
         raise ValueError(f"force_pure: already imported: {', '.join(loaded)}")
-    sys.meta_path.insert(0, _SourceFinder(names))
+    sys.meta_path.insert(0, build.SourceFinder(names))

@@ -46,6 +46,11 @@ def _build(only: str | None) -> tuple[argparse.ArgumentParser, dict[str, argpars
         description="Engine host, driver and referee for Tak, Trike and Traxit over TEI.",
         epilog="Run 'tei COMMAND --help' for the options of a command.",
     )
+    parser.add_argument(
+        "--version",
+        action="store_true",
+        help="print the version and the build (compiled or pure Python, and why) and exit",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in SUBCOMMANDS.items():
         sub_parser = parsers[name] = sub.add_parser(name, help=help_text, description=help_text)
@@ -54,6 +59,19 @@ def _build(only: str | None) -> tuple[argparse.ArgumentParser, dict[str, argpars
             if module is not None:
                 module.configure(sub_parser)
     return parser, parsers
+
+
+def version_line() -> str:
+    """`tei-host VERSION, BUILD`: the build this process runs (bots.compiled.describe)."""
+    from importlib import metadata
+
+    from bots import compiled
+
+    try:
+        version = metadata.version("tei-host")
+    except metadata.PackageNotFoundError:
+        version = "(not installed)"
+    return f"tei-host {version}, {compiled.describe()}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,6 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         (parsers[args.command] if args.command else parser).error(
             f"unrecognized arguments: {' '.join(extra)}"
         )
+    if args.version and args.command is None:
+        print(version_line())
+        return 0
     if args.command is None:
         parser.print_help()
         return 0

@@ -29,7 +29,7 @@ def test_an_unknown_top_level_option_prints_the_top_level_usage(
 ) -> None:
     with pytest.raises(SystemExit):
         main(["--bogus"])
-    assert capsys.readouterr().err.startswith("usage: tei [-h] COMMAND")
+    assert capsys.readouterr().err.startswith("usage: tei [-h] [--version] COMMAND")
 
 
 @pytest.mark.parametrize("command", ["engine", "serve"])

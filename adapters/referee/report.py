@@ -25,6 +25,7 @@ from adapters.referee.stats import (
     standings,
     team_standings,
 )
+from bots import compiled
 
 
 def _names(progress: MatchProgress, who: tuple[int, ...]) -> str:
@@ -121,6 +122,7 @@ def final_report(progress: MatchProgress) -> str:
     for name, by_kind in faults(progress).items():
         listed = ", ".join(f"{k} {v}" for k, v in sorted(by_kind.items()))
         lines.append(f"Faults of {name}: {listed}")
+    lines.append(f"Build (this install and its built-in bots): {compiled.describe()}")
     return "\n".join(lines)
 
 

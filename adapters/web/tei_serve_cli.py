@@ -11,6 +11,7 @@ import trio
 
 from adapters.web.tei_origins import OriginPatternError, OriginPolicy
 from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
+from tei.cli import version_line
 from tei.host.cli import set_options
 from tei.host.state import HostConfig, HostState
 from tei.numbers_cli import PORT, SECONDS, int_in
@@ -124,6 +125,7 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         rules=game_options(args),
         tei_v1=args.tei_v1,
         name=args.name,
+        version=version_line().removeprefix("tei-host "),
     )
     if not engine:
         set_options(HostState(host), args.option)  # a bad one is named before any session

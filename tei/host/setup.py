@@ -40,6 +40,8 @@ class HostConfig:
     #: before the host stops it as if `stop` had come; None = no cap
     limit_cap: float | None = None
     name: str = "tei-host"
+    #: `id version` at the handshake (the package version and its build); "" = none
+    version: str = ""
 
 
 def load_bot(game: str, name: str) -> Bot:

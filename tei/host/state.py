@@ -262,6 +262,8 @@ class HostState:
             Send(p.Id("name", f"{self.config.name} {self.bot.name}").to_line()),
             Send(p.Id("author", AUTHOR).to_line()),
         ]
+        if self.config.version:
+            out.append(Send(p.Id("version", self.config.version).to_line()))
         for option in self.options:
             decl = option.decl
             if decl.type != "button":
