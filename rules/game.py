@@ -76,7 +76,6 @@ RECORD_TAG_ORDER = (
     "TPS",
     "Opening",
     "Result",
-    "Termination",
 )
 
 

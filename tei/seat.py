@@ -34,7 +34,7 @@ from tei.errors import TeiError
 
 
 class FaultKind(enum.Enum):
-    """What went wrong with an engine; the value is the PTN `Termination` word."""
+    """What went wrong with an engine; the value is the record's termination word."""
 
     TIME_FORFEIT = "time forfeit"
     STALLED = "stalled"

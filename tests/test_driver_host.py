@@ -21,7 +21,7 @@ async def test_a_whole_tak_game_with_komi() -> None:
     transcript = Transcript()
     rules = {"size": "3", "halfkomi": "4"}
     async with open_engine([*HOST, "--bot", "random"], transcript=transcript) as engine:
-        assert engine.games == frozenset({"tak", "trike", "traxit"})
+        assert engine.games == frozenset({"tak"})
         await engine.new_game("tak", rules)
         game = new_game("tak", rules)
         while game.result is None and game.ply < 200:
@@ -29,13 +29,14 @@ async def test_a_whole_tak_game_with_komi() -> None:
             game.play(result.action)
         assert game.result is not None
     lines = sent(transcript)
-    assert lines.index("setoption name Game value tak") < lines.index("teinewgame 3")
+    assert not [line for line in lines if "name Game" in line]  # a Tak engine: legacy TEI
     assert "setoption name HalfKomi value 4" in lines
 
 
 async def test_trike_moves_from_the_host_are_legal() -> None:
     transcript = Transcript()
-    async with open_engine([*HOST, "--bot", "random"], transcript=transcript) as engine:
+    argv = [*HOST, "--game", "trike", "--bot", "random"]
+    async with open_engine(argv, transcript=transcript) as engine:
         await engine.new_game("trike", {"size": "7"})
         game = new_game("trike", {"size": "7"})
         for _ in range(6):
@@ -50,7 +51,8 @@ async def test_trike_moves_from_the_host_are_legal() -> None:
 async def test_traxit_three_players_get_the_acting_clock_twice() -> None:
     transcript = Transcript()
     rules = {"players": "3"}
-    async with open_engine([*HOST, "--bot", "random"], transcript=transcript) as engine:
+    argv = [*HOST, "--game", "traxit", "--bot", "random"]
+    async with open_engine(argv, transcript=transcript) as engine:
         await engine.new_game("traxit", rules)
         game = new_game("traxit", rules)
         assert game.players == 3

@@ -149,6 +149,30 @@ def legal_on_trike(moves: list[str], lines: list[str]) -> bool:
 # ---- the tests ----------------------------------------------------------------------------
 
 
+#: the TEI names of Traxit's rules options (none of them a Tak setting)
+TRAXIT_ONLY = {"Players", "Teams", "ShortGame", "DealSeed", "Tiles", "AllowMirror", "BonusPer"}
+
+
+@pytest.mark.parametrize(
+    ("args", "wanted", "unwanted"),
+    [
+        ((), {"HalfKomi", "Flats", "Caps", "Level"}, {"Game"} | TRAXIT_ONLY),
+        (("--game", "trike", "--bot", "random"), {"Game", "Seed"}, {"HalfKomi"} | TRAXIT_ONLY),
+        (("--game", "traxit", "--bot", "random"), {"Game"} | TRAXIT_ONLY, {"HalfKomi"}),
+    ],
+)
+def test_an_engine_declares_the_options_of_its_game_and_its_own(
+    host: Callable[..., Host], args: tuple[str, ...], wanted: set[str], unwanted: set[str]
+) -> None:
+    h = host(*args)
+    lines = h.handshake()
+    names = {line.split()[2] for line in lines if line.startswith("option name ")}
+    assert wanted <= names and not names & unwanted, names
+    assert lines[-1] == "teiok"
+    h.send("quit")
+    assert h.wait_exit() == 0
+
+
 def test_handshake_lists_options_and_ends_with_teiok(host: Callable[..., Host]) -> None:
     h = host("--game", "trike", "--bot", "random")
     lines = h.handshake()

@@ -49,6 +49,8 @@ def test_help_lists_every_option() -> None:
         "--live",
         "--live-public",
         "--log",
+        "--log-max-bytes",
+        "--log-backups",
         "--verbose",
         "wss://playtak.com/ws",
         "examples:",
@@ -116,6 +118,11 @@ async def test_two_command_line_bots_play_through_the_local_server(tmp_path: Pat
             str(tmp_path / "ptn"),
             "--log",
             str(tmp_path / "alice.log"),
+            "--log-max-bytes",
+            "3000",
+            "--log-backups",
+            "99",
+            "-v",
         ]
         acceptor = [*TEI, *common, "--server", ws_url, "--accept-from", "alice"]
         results: dict[str, subprocess.CompletedProcess[bytes]] = {}
@@ -150,7 +157,10 @@ async def test_two_command_line_bots_play_through_the_local_server(tmp_path: Pat
     assert record.tag("Player1") == "alice"
     assert record.tag("Site") == tcp_url.removeprefix("tcp://")  # not playtak.com
     assert record.tag("Result") == line.split()[2]
-    log = (tmp_path / "alice.log").read_text()
+    logs = sorted(tmp_path.glob("alice.log*"))
+    assert len(logs) > 2 and (tmp_path / "alice.log.1").exists()  # rotated by size
+    assert all(path.stat().st_size <= 3000 + 1000 for path in logs)
+    log = "".join(path.read_text() for path in logs)
     assert "logged in as alice" in log and "secret1" not in log
 
 

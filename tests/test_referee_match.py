@@ -11,6 +11,7 @@ from referee_support import play, refbot, settings
 from adapters.referee.config import build_config
 from adapters.referee.engines import EngineSpec, MatchError
 from adapters.referee.openings import RecordText, load_book, read_records
+from adapters.referee.records import read_details
 from adapters.referee.report import final_report, summary_json
 from adapters.referee.runner import Match
 from adapters.referee.state import read_state
@@ -68,10 +69,10 @@ async def test_every_fault_loses_the_game_and_the_match_goes_on(
         assert bad_seat not in game.winners
         assert game.culprit == 1
     tags = records(out)
-    assert [t["Termination"] for t in tags] == [termination, termination]
+    assert [read_details(r.comments[0])["termination"] for r in games(out)] == [termination] * 2
     for record in games(out):
         assert record.comments[-1].startswith(f"{termination}: engine '{mode}")
-    assert [t["Round"] for t in tags] == ["1.1", "1.2"]
+    assert [t["Round"] for t in tags] == ["1", "2"]
     assert (progress.restarts[1] == 2) is restarted
 
 
@@ -101,7 +102,12 @@ async def test_tak_record_has_tags_and_engine_comments(tmp_path: Path) -> None:
         assert name in tags
     assert (tags["Site"], tags["Event"], tags["Size"], tags["Komi"]) == ("Here", "Test", "4", "1.5")
     assert tags["Clock"] == "0:5 +0.1"
-    assert len(found[0].comments) == len(found[0].moves)
+    assert read_details(found[0].comments[0]) == {
+        "round": "1",
+        "pair": "1",
+        "termination": "normal",
+    }
+    assert len(found[0].comments) == 1 + len(found[0].moves)
     scored = [c for c in found[0].comments if c.startswith("+0.25/3 ")]
     assert len(scored) == len(found[0].moves) // 2  # every move of engine B
     outcome = replay(found[0])
@@ -129,7 +135,7 @@ async def test_records_stay_in_schedule_order_with_concurrency(tmp_path: Path) -
     ]
     progress = await play(settings(engines, records=str(out), concurrency=3, games=2))
     assert len(progress.finished) == 6
-    assert [t["Round"] for t in records(out)] == [f"1.{i}" for i in range(1, 7)]
+    assert [t["Round"] for t in records(out)] == [str(i) for i in range(1, 7)]
 
 
 async def play_book(book: Path, text: str, second: str, **extra: object) -> list[RecordText]:
@@ -167,11 +173,11 @@ async def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
     kept = [lines[0]] + [ln for ln in lines[1:] if json.loads(ln)["index"] < 2]
     state.write_text("\n".join(kept) + "\n")
     text = out.read_text()
-    out.write_text(text[: text.index('[Site "local"]', text.index('[Round "1.3"]') - 200)])
-    assert [t["Round"] for t in records(out)] == ["1.1", "1.2"]
+    out.write_text(text[: text.index('[Site "local"]', text.index('[Round "3"]') - 200)])
+    assert [t["Round"] for t in records(out)] == ["1", "2"]
     progress = await play(match, state=state, resume=True)
     assert progress.status == "finished" and len(progress.finished) == 4
-    assert [t["Round"] for t in records(out)] == ["1.1", "1.2", "1.3", "1.4"]
+    assert [t["Round"] for t in records(out)] == ["1", "2", "3", "4"]
     assert read_state(state).written == {0, 1, 2, 3}
 
 
@@ -186,7 +192,7 @@ async def test_records_of_finished_games_missing_from_the_file_are_written_on_re
     out.unlink()
     progress = await play(match, state=state, resume=True)
     assert len(progress.finished) == 2
-    assert [t["Round"] for t in records(out)] == ["1.1", "1.2"]
+    assert [t["Round"] for t in records(out)] == ["1", "2"]
 
 
 async def test_sprt_stops_the_match_at_a_bound() -> None:
@@ -225,10 +231,10 @@ async def test_a_record_written_but_not_noted_is_not_written_twice(tmp_path: Pat
     kept = [ln for ln in kept if json.loads(ln).get("index", 0) < 3]  # game 4 unfinished
     state.write_text("\n".join(kept) + "\n")
     text = out.read_text()
-    out.write_text(text[: text.index('[Site "local"]', text.index('[Round "1.4"]') - 200)])
+    out.write_text(text[: text.index('[Site "local"]', text.index('[Round "4"]') - 200)])
     progress = await play(match, state=state, resume=True)
     assert len(progress.finished) == 4
-    assert [t["Round"] for t in records(out)] == ["1.1", "1.2", "1.3", "1.4"]
+    assert [t["Round"] for t in records(out)] == ["1", "2", "3", "4"]
 
 
 async def test_restart_on_gives_every_game_a_fresh_process(tmp_path: Path) -> None:
@@ -294,7 +300,7 @@ async def test_resign_adjudication_ends_the_game_and_is_counted(tmp_path: Path) 
         assert game.winners == (game.seats.index(1),)  # the engine reporting +700 wins
         assert game.plies in (3, 4) and game.culprit is None
     for record in games(out):
-        assert record.tags["Termination"] == "adjudicated"
+        assert read_details(record.comments[0])["termination"] == "adjudicated"
         assert record.comments[-1].startswith("adjudicated: resign (movecount=2 score=500)")
     data = summary_json(progress)
     assert data["adjudications"] == {"resign": 2}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,15 +14,52 @@ from adapters.referee.openings import (
     move_tokens,
     parse_position_book,
     parse_records,
+    read_records,
 )
 from adapters.referee.records import (
     GameRecord,
     MoveNote,
     OrderedWriter,
     labelled_notes,
+    read_details,
     score_comment,
 )
 from adapters.referee.state import FinishedGame, StateWriter, read_state
+
+#: the tags PTN Ninja knows (its Tag.js); any other tag is dropped with an error
+PTN_NINJA_TAGS = {
+    *("Caps", "Caps1", "Caps2", "Flats", "Flats1", "Flats2", "Clock", "Date", "Event"),
+    *("Komi", "Opening", "Player1", "Player2", "PlayTakID", "Points", "Rating1", "Rating2"),
+    *("Result", "Round", "Site", "Size", "Time", "TPS"),
+}
+
+
+def test_a_tak_record_uses_only_ptn_ninja_tags_and_keeps_the_rest_in_a_comment() -> None:
+    tags = (("Site", "local"), ("Round", "12"), ("Player1", "a"), ("Player2", "b"))
+    tags += (("Size", "3"), ("Result", "R-0"))
+    details = (("round", "2"), ("pair", "6"), ("termination", "normal"))
+    details += (("book", 'my "book".ptn:7'),)
+    moves = tuple(MoveNote(m, "0.01s") for m in ("a1", "c3", "b1", "c2", "c1"))
+    text = GameRecord("tak", tags, moves, "R-0", details=details).render()
+    (record,) = read_records(text)
+    assert set(record.tags) <= PTN_NINJA_TAGS
+    assert re.fullmatch(r"\d+", record.tags["Round"])  # PTN Ninja: "Invalid round" else
+    assert read_details(record.comments[0]) == dict(details)
+    body = text.split("\n\n", 1)[1]
+    assert body.startswith('{round:"2" pair:"6" termination:"normal" book:"my \\"book\\".ptn:7"}')
+    assert record.moves == ("a1", "c3", "b1", "c2", "c1")
+
+
+def test_an_old_record_with_round_and_termination_tags_still_reads_as_a_book() -> None:
+    old = (
+        '[Site "local"]\n[Round "1.1"]\n[Player1 "a"]\n[Player2 "b"]\n[Size "3"]\n'
+        '[Book "b.ptn:1"]\n[Result "R-0"]\n[Termination "normal"]\n\n'
+        "1. a1 {0.01s} c3 {0.01s}\n2. b1 c2\n3. c1 R-0\n"
+    )
+    (opening,) = parse_records(old, "old.ptn")
+    assert opening.moves == ("a1", "c3", "b1", "c2", "c1")
+    assert read_records(old)[0].tags["Round"] == "1.1"
+
 
 # ---- books -------------------------------------------------------------------------------
 

@@ -98,6 +98,15 @@ def test_the_ptn_ninja_analysis_sequence(start: StartServer, clients: list[Clien
     ptn_ninja_handshake(again)
 
 
+def test_a_tak_server_declares_only_tak_options(start: StartServer, clients: list[Client]) -> None:
+    server = start("--bot", "search")
+    lines = ptn_ninja_handshake(connect(server, clients, origin="https://ptn.ninja"))
+    names = {line.split()[2] for line in lines if line.startswith("option name ")}
+    assert {"HalfKomi", "Flats", "Caps", "Level"} <= names
+    assert not names & {"Game", "Players", "DealSeed", "Tiles", "AllowMirror", "BonusPer"}
+    assert lines[-1] == "teiok"
+
+
 def test_v1_teinewgame_with_half_komi(start: StartServer, clients: list[Client]) -> None:
     server = start("--bot", "random", "--tei-v1")
     client = connect(server, clients)

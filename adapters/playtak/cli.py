@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import logging.handlers
 import os
 import shlex
 import sys
@@ -65,6 +66,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_live_options(parser, "the bot's current game and the games it finished in this run")
     logs = parser.add_argument_group("logging")
     logs.add_argument("--log", type=Path, metavar="FILE", help="also write the log to FILE")
+    logs.add_argument(
+        "--log-max-bytes",
+        type=int_in(0),
+        default=0,
+        metavar="N",
+        help="start a new --log file once it holds N bytes (default 0: never)",
+    )
+    logs.add_argument(
+        "--log-backups",
+        type=int_in(1),
+        default=5,
+        metavar="N",
+        help="old --log files kept as FILE.1 ... FILE.N with --log-max-bytes (default 5)",
+    )
     logs.add_argument("-v", "--verbose", action="store_true", help="log every line sent and read")
 
 
@@ -186,7 +201,14 @@ def _logging(args: argparse.Namespace) -> Iterator[None]:
     saved = (root.level, list(root.handlers))
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
     if args.log is not None:
-        handlers.append(logging.FileHandler(args.log, encoding="utf-8"))
+        handlers.append(
+            logging.handlers.RotatingFileHandler(
+                args.log,
+                maxBytes=args.log_max_bytes,
+                backupCount=args.log_backups,
+                encoding="utf-8",
+            )
+        )
     formatter = logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s")
     for handler in handlers:
         handler.setFormatter(formatter)

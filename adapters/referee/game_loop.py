@@ -1,7 +1,7 @@
 """One game between engines: the referee holds the true game, asks each engine for its
 move under its clock, checks the answer, and judges with the rules core only.
 
-Terminations (the PTN `Termination` tag):
+Terminations (`termination:"..."` in the comment before a record's first move):
   normal            the rules ended the game (road, flats, score, a rules draw ...)
   time forfeit      a move took longer than the clock (plus margin) allowed
   stalled           no answer to `isready`/`teinewgame`, or to a move without time limit
@@ -312,7 +312,7 @@ def _record(
         ("Event", settings.event),
         ("Date", date.strftime("%Y.%m.%d")),
         ("Time", date.strftime("%H:%M:%S")),
-        ("Round", pairing.label),
+        ("Round", str(pairing.index + 1)),
     ]
     tags += [(f"Player{i + 1}", player.spec.name) for i, player in enumerate(players)]
     tags += game.record_tags(game.validate_options(settings.rules))
@@ -322,9 +322,14 @@ def _record(
     )
     if start.start_position:
         tags.append((game.position_tag, start.start_position))
+    tags.append(("Result", judged.outcome.code))
+    details = [
+        ("round", str(pairing.round)),
+        ("pair", str(pairing.group + 1)),
+        ("termination", judged.termination),
+    ]
     if opening is not None and opening.source:
-        tags.append(("Book", opening.source))
-    tags += [("Result", judged.outcome.code), ("Termination", judged.termination)]
+        details.append(("book", opening.source))
     return GameRecord(
         game=settings.game,
         tags=tuple(tags),
@@ -333,6 +338,7 @@ def _record(
         start_position=start.start_position,
         seat_names=tuple(game.seat_name(s) for s in range(game.players)),
         note=f"{judged.termination}: {judged.detail}" if judged.detail else None,
+        details=tuple(details),
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -48,6 +49,9 @@ class GameRecord:
     seat_names: tuple[str, ...] = ()
     #: why the game ended when an engine was at fault (a comment after the last move)
     note: str | None = None
+    #: facts without a PTN Ninja tag (round, pair, termination, book), written as
+    #: `key:"value"` words in a comment before the first move
+    details: tuple[tuple[str, str], ...] = ()
 
     def render(self) -> str:
         """The record as text, ending with a blank line."""
@@ -59,6 +63,8 @@ class GameRecord:
         if self.note:
             moves.append(MoveNote("", self.note))
         body = action_movetext(record_format, moves, self.result, self.seat_names)
+        if self.details:
+            body = "{" + details_comment(self.details) + "}\n" + body
         return f"{head}\n\n{body}\n\n"
 
 
@@ -68,6 +74,8 @@ def tak_record(record: GameRecord) -> str:
     from rules.tak.ptn import PtnGame
 
     ptn = PtnGame(tags=dict(sorted_tags(record.tags)), result=record.result)
+    if record.details:
+        ptn.comments.append(details_comment(record.details))
     for note in record.moves:
         ptn.add_move(note.text, note.comment)
     # a record the core cannot replay (other reserves) keeps its moves unmarked
@@ -79,6 +87,24 @@ def tak_record(record: GameRecord) -> str:
         else:
             ptn.comments.append(record.note)
     return ptn.text()
+
+
+def details_comment(details: Iterable[tuple[str, str]]) -> str:
+    """`round:"1" termination:"normal"`: the attribute form PTN Ninja keeps in a comment
+    (and leaves out of its score and depth reading)."""
+    words = []
+    for key, value in details:
+        clean = value.replace("\\", "\\\\").replace('"', '\\"').replace("}", ")")
+        words.append(f'{key}:"{clean}"')
+    return " ".join(words)
+
+
+_DETAIL_RE = re.compile(r'([A-Za-z][A-Za-z0-9_]*):"((?:[^"\\]|\\.)*)"')
+
+
+def read_details(comment: str) -> dict[str, str]:
+    """The `key:"value"` words of a comment (see `details_comment`), as a dict."""
+    return {m[1]: re.sub(r"\\(.)", r"\1", m[2]) for m in _DETAIL_RE.finditer(comment)}
 
 
 def sorted_tags(tags: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:

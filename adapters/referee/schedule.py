@@ -44,7 +44,7 @@ class Pairing:
 
     @property
     def label(self) -> str:
-        """The PTN `Round` value: round and game number, e.g. "2.5"."""
+        """Round and game number, e.g. "2.5" (the live view's and messages' name of a game)."""
         return f"{self.round}.{self.index + 1}"
 
 

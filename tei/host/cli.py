@@ -26,11 +26,10 @@ from tei.options_cli import (
 
 EPILOG = """\
 The engine speaks legacy TEI (what Tiltak, Taktician and racetrack speak) and accepts
-TEI v1 commands too. It declares the option Game (combo of the games served), the rules
-options of those games that engines are told (Tak: HalfKomi, Flats, Caps; Traxit:
-Players, Teams, ShortGame, ...; see docs/rules.md) and the options of the bots. The game
-options (--size, --komi, --rule, ...) set their defaults and are checked at start.
-A GUI selects a game with 'setoption name Game value trike' before 'teinewgame'.
+TEI v1 commands too. It declares the options of the game it serves (--game; Tak:
+HalfKomi, Flats, Caps; Traxit: Players, Teams, ShortGame, ...; see docs/rules.md), for
+Trike and Traxit also the option Game with that one game, and the options of the bot.
+The game options (--size, --komi, --rule, ...) set their defaults and are checked at start.
 
 examples:
   tei engine                          Tak, strongest built-in bot

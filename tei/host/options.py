@@ -112,11 +112,13 @@ def game_options(
     rules: Mapping[str, str],
     classes: Callable[[str], type[Game[Any]]] = game_class,
 ) -> list[HostOption]:
-    """The host's own options for the games it serves: `Game`, then per game the rules
+    """The host's own options for the games it serves: `Game` (left out when the one
+    game served is what an engine without it plays: Tak), then per game the rules
     options told by `setoption`. Defaults come from the specs, and
     for `default_game` from `rules` (validated options from the command line)."""
     games = tuple(games)
-    out = [HostOption(OptionDecl("Game", "combo", default_game, vars=games))]
+    legacy = len(games) == 1 and classes(games[0]).tei_legacy
+    out = [] if legacy else [HostOption(OptionDecl("Game", "combo", default_game, vars=games))]
     seen = {"game"}
     for game in games:
         given = rules if game == default_game else {}

@@ -12,7 +12,7 @@ import attrs
 from bots.base import Bot
 from bots.registry import default_bot, make_bot
 from rules.game import Game, GameError, OptionSpec
-from rules.registry import GAME_NAMES, game_class
+from rules.registry import game_class
 from tei.errors import TeiError
 from tei.host.options import HostOption, OptionValueError, from_bot_option, game_options
 
@@ -28,7 +28,8 @@ class HostConfig:
     game: str = "tak"
     bot: str | None = None
     rules: Mapping[str, str] = attrs.field(factory=dict)
-    #: games to offer; None = every game whose core imports and has the bot
+    #: games to offer; None = `game` only (an engine declares the options of the game it
+    #: serves, so a Tak GUI sees no Traxit settings)
     games: tuple[str, ...] | None = None
     tei_v1: bool = False
     #: seconds a bot gets to answer after `stop` before the host answers for it
@@ -82,7 +83,7 @@ class HostSetup:
 
 
 def _bots(config: HostConfig, make: Callable[[str, str], Bot]) -> dict[str, Bot]:
-    candidates = config.games if config.games is not None else GAME_NAMES
+    candidates = config.games if config.games is not None else (config.game,)
     bots: dict[str, Bot] = {}
     problems: dict[str, str] = {}
     for game in candidates:

@@ -96,7 +96,7 @@ class HostState:
     # ---- queries -------------------------------------------------------------------------
     @property
     def game_name(self) -> str:
-        return self.values["game"]
+        return self.values.get("game", self.config.game)
 
     @property
     def bot(self) -> Bot:
