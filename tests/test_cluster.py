@@ -186,7 +186,7 @@ async def test_sprt_stops_early_and_a_missing_engine_is_a_per_game_fault(
         [refbot("good"), refbot("illegal", name="loser")],
         games=60,
         cluster=cluster.address,
-        sprt=["elo0=0", "elo1=20", "alpha=0.05", "beta=0.05"],
+        sprt=["elo0=0", "elo1=200", "alpha=0.05", "beta=0.05"],
     )
     progress = await Match(build_config(match_settings)).run(handle_signals=False)
     assert progress.status == "sprt H1"

@@ -185,14 +185,14 @@ async def test_a_waiting_subscriber_wakes_on_publish() -> None:
 
 async def test_a_match_publishes_starts_moves_infos_results_and_standings() -> None:
     config = build_config(
-        settings([refbot("good"), refbot("illegal", "--at", "3")], sprt=["elo0=0", "elo1=50"])
+        settings([refbot("good"), refbot("illegal", "--at", "3")], sprt=["elo0=-600", "elo1=600"])
     )
     bus = EventBus()
     heard: list[object] = []
     bus.listen(heard.append)
     match = Match(config, publish=bus.publish)
     progress = await match.run(handle_signals=False)
-    assert progress.status == "sprt H1"  # two illegal moves decide it at once
+    assert progress.status == "sprt H1"  # one won pair decides +-600 Elo
     kinds = [type(e).__name__ for e in heard]
     assert kinds[0] == "Standings" and kinds[-1] == "Standings"
     assert kinds.count("GameStarted") == 2 and kinds.count("GameOver") == 2

@@ -304,3 +304,24 @@ def test_resume_cuts_a_record_fragment_left_by_an_interrupted_write(tmp_path: Pa
     assert main(["match", "--resume", str(state), "--quiet"]) == 0
     assert check_records(out, state) == [str(i) for i in range(1, 5)]
     assert out.read_text() == text
+
+
+def test_sprt_goes_on_after_a_few_won_games_and_one_interval_is_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three won pairs decide nothing between 0 and 5 Elo; the standings and the pair
+    line show the same interval for the same six games."""
+    summary = tmp_path / "summary.json"
+    args = ["--size", "4", "--games", "6", "--sprt", "elo0=0", "elo1=5", "--json", str(summary)]
+    good = f"cmd={sys.executable} {ENGINE} --mode good"
+    bad = f"cmd={sys.executable} {ENGINE} --mode illegal"
+    assert main(["match", "--engine", good, "name=good", "--engine", bad, "name=bad", *args]) == 0
+    text = capsys.readouterr().out
+    assert "Games: 6 of 6 (finished)" in text
+    data = json.loads(summary.read_text())
+    assert data["pairs"][0]["pentanomial"] == [0, 0, 0, 0, 3]
+    assert data["sprt"]["decision"] is None and 0 < data["sprt"]["llr"] < 0.1
+    pair_elo = re.search(r"Elo (\S+ \[\S+, \S+\]) \(95%\)", text)
+    assert pair_elo is not None
+    row = next(line for line in text.splitlines() if line.startswith(" 1 good"))
+    assert row.endswith(pair_elo[1])

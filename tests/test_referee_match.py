@@ -199,7 +199,7 @@ async def test_sprt_stops_the_match_at_a_bound() -> None:
     match = settings(
         [refbot("good"), refbot("illegal", name="loser")],
         games=40,
-        sprt=["elo0=0", "elo1=20", "alpha=0.05", "beta=0.05"],
+        sprt=["elo0=0", "elo1=200", "alpha=0.05", "beta=0.05"],
     )
     progress = await play(match)
     assert progress.status == "sprt H1"

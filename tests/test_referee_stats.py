@@ -5,10 +5,12 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
+import attrs
 import pytest
 
 from adapters.referee.sprt import Sprt, SprtError
 from adapters.referee.stats import (
+    FIELD,
     GameScore,
     elo_from_score,
     elo_interval,
@@ -119,15 +121,17 @@ def test_standings_and_teams_in_four_seat_games() -> None:
 # ---- SPRT ------------------------------------------------------------------------------
 
 
-def test_sprt_bounds_and_a_hand_computed_llr() -> None:
-    sprt = Sprt.parse(["elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"])
+def test_sprt_bounds_and_a_closed_form_llr() -> None:
+    sprt = Sprt.parse(["elo0=0", "elo1=10", "alpha=0.05", "beta=0.05", "model=trinomial"])
     assert sprt.upper == pytest.approx(math.log(19))
     assert sprt.lower == pytest.approx(-math.log(19))
-    # pentanomial (1, 4, 10, 4, 1): 20 pairs, mean 0.5, variance (2*0.25 + 8*0.0625)/20
-    # = 0.05; s0 = 0.5, s1 = 1/(1+10^-0.025) = 1/1.9440609 = 0.5143872;
-    # LLR = 20 * (s1-s0) * (1 - s0 - s1) / 0.1 = -200 * 0.0143872^2 = -0.0413982
-    assert sprt.llr((1, 4, 10, 4, 1)) == pytest.approx(-0.0413982, abs=1e-6)
-    assert sprt.decide((1, 4, 10, 4, 1)) is None
+    # no draws: the fits are (nearly, the empty draw class counts 1e-3) the binomials with
+    # win probability s, so LLR = W ln(s1/s0) + L ln((1-s1)/(1-s0))
+    s0, s1 = 0.5, 1 / (1 + 10 ** (-10 / 400))
+    wins, losses = 60, 40
+    closed = wins * math.log(s1 / s0) + losses * math.log((1 - s1) / (1 - s0))
+    assert sprt.llr((losses, 0, wins)) == pytest.approx(closed, abs=2e-3)
+    assert sprt.decide((losses, 0, wins)) is None
 
 
 def test_sprt_is_antisymmetric_and_decides() -> None:
@@ -154,35 +158,115 @@ def test_bad_sprt_settings_are_refused(words: list[str]) -> None:
         Sprt.parse(words)
 
 
-def _exact_gsprt(counts: tuple[int, ...], values: tuple[float, ...], e0: float, e1: float) -> float:
-    """The exact generalised SPRT: the log-likelihood of the most likely distribution with
-    mean score s1 minus the one with mean s0 (Lagrange multiplier found by bisection)."""
+def _empty_cells(counts: tuple[int, ...]) -> list[float]:
+    return [c if c else 1e-3 for c in counts]
 
-    def loglik(s: float) -> float:
-        n = sum(counts)
-        f = [c / n for c in counts]
-        d = [v - s for v in values]
-        lo, hi = -1 / max(d) + 1e-12, -1 / min(d) - 1e-12
-        for _ in range(200):
-            mid = (lo + hi) / 2
-            if sum(fi * di / (1 + mid * di) for fi, di in zip(f, d, strict=True)) > 0:
-                lo = mid
-            else:
-                hi = mid
-        lam = (lo + hi) / 2
-        return sum(
-            c * math.log(fi / (1 + lam * di)) for c, fi, di in zip(counts, f, d, strict=True) if c
-        )
 
+def _max_loglik(n: list[float], values: tuple[float, ...], s: float) -> float:
+    """The largest sum n_j ln p_j over distributions p with expected score s, found by
+    cyclic golden-section line searches along the second differences (1, -2, 1), which
+    keep the total and the expected score of p (values are evenly spaced)."""
+    k = len(n)
+    # a start inside: half uniform (mean 1/2), half the two-point law of mean 2s - 1/2
+    t = 2 * s - 0.5
+    p = [0.5 / k] * k
+    p[0] += 0.5 * (1 - t)
+    p[-1] += 0.5 * t
+    dirs = [[0.0] * j + [1.0, -2.0, 1.0] + [0.0] * (k - 3 - j) for j in range(k - 2)]
+
+    def f(q: list[float]) -> float:
+        return sum(c * math.log(x) for c, x in zip(n, q, strict=True))
+
+    golden = (math.sqrt(5) - 1) / 2
+    for _ in range(300):
+        for d in dirs:
+            lo = max((-x / dx for x, dx in zip(p, d, strict=True) if dx > 0), default=-1.0)
+            hi = min((-x / dx for x, dx in zip(p, d, strict=True) if dx < 0), default=1.0)
+            a, b = lo * (1 - 1e-12), hi * (1 - 1e-12)
+            for _ in range(80):
+                m1, m2 = b - golden * (b - a), a + golden * (b - a)
+                q1 = [x + m1 * dx for x, dx in zip(p, d, strict=True)]
+                q2 = [x + m2 * dx for x, dx in zip(p, d, strict=True)]
+                if f(q1) < f(q2):
+                    a = m1
+                else:
+                    b = m2
+            p = [x + (a + b) / 2 * dx for x, dx in zip(p, d, strict=True)]
+    return f(p)
+
+
+def _brute_llr(counts: tuple[int, ...], e0: float, e1: float) -> float:
+    values = tuple(i / (len(counts) - 1) for i in range(len(counts)))
+    n = _empty_cells(counts)
     s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in (e0, e1))
-    return loglik(s1) - loglik(s0)
+    return _max_loglik(n, values, s1) - _max_loglik(n, values, s0)
+
+
+def _normal_llr(counts: tuple[int, ...], e0: float, e1: float) -> float:
+    """The normal approximation: N (s1 - s0) (2m - s0 - s1) / (2v)."""
+    values = [i / (len(counts) - 1) for i in range(len(counts))]
+    n = sum(counts)
+    m = sum(c * v for c, v in zip(counts, values, strict=True)) / n
+    var = sum(c * (v - m) ** 2 for c, v in zip(counts, values, strict=True)) / n
+    s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in (e0, e1))
+    return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * var)
 
 
 @pytest.mark.parametrize(
-    "counts", [(300, 400, 340), (280, 420, 300), (20, 120, 400, 130, 30), (60, 200, 480, 180, 80)]
+    "counts",
+    [
+        (0, 0, 0, 0, 2),
+        (0, 0, 3),
+        (1, 0, 0, 0, 5),
+        (3, 0, 9),
+        (10, 40, 100, 40, 10),
+        (8, 38, 100, 44, 10),
+        (300, 400, 340),
+    ],
 )
-def test_sprt_llr_agrees_with_the_exact_gsprt(counts: tuple[int, ...]) -> None:
-    values = (0.0, 0.5, 1.0) if len(counts) == 3 else (0.0, 0.25, 0.5, 0.75, 1.0)
+def test_sprt_llr_is_the_maximum_likelihood_ratio(counts: tuple[int, ...]) -> None:
     model = "trinomial" if len(counts) == 3 else "pentanomial"
-    approx = Sprt(0, 10, model=model).llr(counts)
-    assert approx == pytest.approx(_exact_gsprt(counts, values, 0, 10), rel=0.01)
+    got = Sprt(0, 5, model=model).llr(counts)
+    assert got == pytest.approx(_brute_llr(counts, 0, 5), rel=1e-4, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [(10, 40, 100, 40, 10), (20, 120, 400, 130, 30), (60, 200, 480, 180, 80), (300, 400, 340)],
+)
+def test_sprt_llr_agrees_with_the_normal_approximation_on_real_samples(
+    counts: tuple[int, ...],
+) -> None:
+    model = "trinomial" if len(counts) == 3 else "pentanomial"
+    got = Sprt(0, 5, model=model).llr(counts)
+    assert got == pytest.approx(_normal_llr(counts, 0, 5), rel=0.02)
+
+
+def test_sprt_decides_nothing_on_a_few_one_sided_results() -> None:
+    # two won pairs or three won games say little about 5 Elo: about n ln(s1/s0)
+    s1 = 1 / (1 + 10 ** (-5 / 400))
+    for counts, model, n in (((0, 0, 0, 0, 2), "pentanomial", 2), ((0, 0, 3), "trinomial", 3)):
+        sprt = Sprt(0, 5, model=model)
+        assert sprt.decide(counts) is None
+        assert sprt.llr(counts) == pytest.approx(n * math.log(s1 / 0.5), rel=0.05)
+    # many of them do: ln(19) / ln(s1 / s0) pairs all won accept H1 at 20 Elo
+    need = math.ceil(math.log(19) / math.log((1 / (1 + 10 ** (-20 / 400))) / 0.5))
+    assert Sprt(0, 20).decide((0, 0, 0, 0, need + 2)) == "H1"
+    assert Sprt(0, 20).decide((0, 0, 0, 0, need - 2)) is None
+    assert Sprt(0, 5).llr((0, 0, 0, 0, 0)) == 0.0
+
+
+def test_field_elo_uses_the_pairs_as_the_pair_line_does() -> None:
+    # a 4-0 in two colour-swapped pairs: one interval (from the pairs) on both sides
+    games = [
+        GameScore(seats, (0,) if seats == (0, 1) else (1,), group=g // 2)
+        for g, seats in enumerate([(0, 1), (1, 0), (0, 1), (1, 0)])
+    ]
+    pair = pair_stats(games, 0, 1)
+    field = pair_stats(games, 0, FIELD)
+    assert field == attrs.evolve(pair, b=FIELD)
+    assert field.elo_estimate() == pair.elo_estimate() == pair.elo_penta()
+    # against two opponents the field collects the pairs of both encounters
+    games += [GameScore((0, 2), (0, 2), group=7), GameScore((2, 0), (1,), group=7)]
+    assert pair_stats(games, 0, FIELD).penta == (0, 0, 0, 1, 2)
+    assert pair_stats(games, 0, FIELD).draws == 1

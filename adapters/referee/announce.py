@@ -16,7 +16,14 @@ from adapters.referee.events import (
     StandingRow,
     Standings,
 )
-from adapters.referee.stats import TRINOMIAL_VALUES, elo_interval, format_elo, pair_stats, standings
+from adapters.referee.stats import (
+    FIELD,
+    TRINOMIAL_VALUES,
+    elo_interval,
+    format_elo,
+    pair_stats,
+    standings,
+)
 from rules.game import Game, GameError
 from rules.registry import game_class
 from tei.protocol import Info
@@ -119,7 +126,12 @@ def match_standings(progress: MatchProgress) -> Standings:
     scores = progress.scores()
     rows = []
     for r in standings(scores, len(config.engines)):
-        interval = elo_interval((r.losses, r.draws, r.wins), TRINOMIAL_VALUES)
+        field = pair_stats(scores, r.who[0], FIELD)  # as the final table: pairs first
+        interval = (
+            field.elo_estimate()
+            if field.games
+            else elo_interval((r.losses, r.draws, r.wins), TRINOMIAL_VALUES)
+        )
         elo, low, high = interval if interval is not None else (math.inf,) * 3
         rows.append(
             StandingRow(

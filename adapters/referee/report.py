@@ -16,10 +16,9 @@ from adapters.referee.events import Event, GameOver, GameStarted, Standings
 from adapters.referee.game_loop import ADJUDICATED
 from adapters.referee.runner import MatchProgress
 from adapters.referee.stats import (
-    TRINOMIAL_VALUES,
+    FIELD,
     PairStats,
     Standing,
-    elo_interval,
     format_elo,
     pair_stats,
     standings,
@@ -46,8 +45,8 @@ def pairs(progress: MatchProgress) -> list[PairStats]:
 def standings_table(
     rows: list[Standing], progress: MatchProgress, title: str, elo: bool = False
 ) -> list[str]:
-    """Rows of a standings table; with `elo`, each row's Elo against the field (from its
-    wins, draws and losses; two-seat games only)."""
+    """Rows of a standings table; with `elo`, each row's Elo against the field (two-seat
+    games only), by the same method as a pair's line (`PairStats.elo_estimate`)."""
     width = max([len(title), *(len(_names(progress, r.who)) for r in rows)])
     head = (
         f"{'#':>2} {title:<{width}} {'games':>5} {'points':>7} {'score':>6}"
@@ -60,15 +59,15 @@ def standings_table(
             f" {r.score * 100:>5.1f}% {r.wins:>5} {r.draws:>6} {r.losses:>6}"
         )
         if elo:
-            interval = elo_interval((r.losses, r.draws, r.wins), TRINOMIAL_VALUES)
-            line += f"  {format_elo(interval)}"
+            field = pair_stats(progress.scores(), r.who[0], FIELD)
+            line += f"  {format_elo(field.elo_estimate())}"
         lines.append(line)
     return lines
 
 
 def pair_line(progress: MatchProgress, stats: PairStats) -> str:
     a, b = _names(progress, (stats.a,)), _names(progress, (stats.b,))
-    elo = stats.elo_penta() if any(stats.penta) else stats.elo()
+    elo = stats.elo_estimate()
     penta = ", ".join(str(c) for c in stats.penta)
     return (
         f"{a} vs {b}: games {stats.games}, W-L-D {stats.wins}-{stats.losses}-{stats.draws},"

@@ -1,14 +1,16 @@
 """Sequential probability ratio test (GSPRT) on game or game-pair results.
 
 H0: the Elo difference is `elo0`; H1: it is `elo1` (logistic Elo). The log-likelihood
-ratio uses the normal approximation of the generalised SPRT: with N samples of mean
-score m and variance v,
+ratio is the multinomial generalised SPRT (M. Van den Bergh's, as fishtest computes it):
+for each hypothesis the most likely distribution of the sample classes whose expected
+score is s_i = 1 / (1 + 10^(-elo_i / 400)), and
 
-    LLR = N * (s1 - s0) * (2m - s0 - s1) / (2v),   s_i = 1 / (1 + 10^(-elo_i / 400)).
+    LLR = sum_j n_j * ln(p1_j / p0_j)
 
-Samples are game pairs (pentanomial: pair score 0, 1/4, ..., 1) when the match plays
-pairs, single games (trinomial) otherwise. The test accepts H1 when LLR >= ln((1-beta) /
-alpha) and H0 when LLR <= ln(beta / (1-alpha)).
+over the classes j with counts n_j (an empty class counts `EMPTY_CELL`, so that both
+fits stay inside the simplex). Samples are game pairs (pentanomial: pair score 0, 1/4,
+..., 1) when the match plays pairs, single games (trinomial) otherwise. The test accepts
+H1 when LLR >= ln((1-beta) / alpha) and H0 when LLR <= ln(beta / (1-alpha)).
 """
 
 from __future__ import annotations
@@ -23,12 +25,11 @@ from adapters.referee.stats import (
     PENTANOMIAL_VALUES,
     TRINOMIAL_VALUES,
     PairStats,
-    mean_and_variance,
     score_from_elo,
 )
 
-#: smallest variance used in the LLR
-VARIANCE_FLOOR = 1e-4
+#: the count given to an empty class before the fits (fishtest's regularisation)
+EMPTY_CELL = 1e-3
 
 
 class SprtError(RefereeError):
@@ -112,14 +113,49 @@ class Sprt:
 
 
 def llr(counts: Sequence[int], values: Sequence[float], elo0: float, elo1: float) -> float:
-    """GSPRT log-likelihood ratio (normal approximation); 0 without samples.
+    """GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0); 0 without samples.
 
-    The variance has a floor of 1e-4 so that a one-sided run (only wins, or only draws)
-    still moves towards a bound.
+    `counts[j]` samples scored `values[j]`. Empty classes count `EMPTY_CELL`.
     """
-    mean, var, n = mean_and_variance(counts, values)
-    if n == 0:
+    if sum(counts) == 0:
         return 0.0
-    var = max(var, VARIANCE_FLOOR)
-    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+    n = [float(c) if c > 0 else EMPTY_CELL for c in counts]
+    p0 = fit_expected_score(n, values, score_from_elo(elo0))
+    p1 = fit_expected_score(n, values, score_from_elo(elo1))
+    return sum(c * math.log(b / a) for c, a, b in zip(n, p0, p1, strict=True))
+
+
+def fit_expected_score(
+    counts: Sequence[float], values: Sequence[float], score: float
+) -> list[float]:
+    """The maximum-likelihood class probabilities given `counts`, under the constraint
+    that the expected score is `score`.
+
+    With f the observed frequencies and d_j = values[j] - score, the maximum is
+    p_j = f_j / (1 + lam * d_j), where the Lagrange multiplier lam makes the expected
+    score right: sum_j f_j d_j / (1 + lam d_j) = 0. That sum falls from +inf to -inf on the
+    interval where every 1 + lam d_j > 0, so bisection finds its one root. Every count
+    must be positive, and `score` must lie strictly between the smallest and largest value.
+    """
+    total = sum(counts)
+    freq = [c / total for c in counts]
+    d = [v - score for v in values]
+    if min(counts) <= 0 or not min(d) < 0 < max(d):
+        raise SprtError(f"cannot fit score {score} to counts {list(counts)}")
+    lo, hi = -1.0 / max(d), -1.0 / min(d)
+
+    def excess(lam: float) -> float:
+        return sum(f * dj / (1.0 + lam * dj) for f, dj in zip(freq, d, strict=True))
+
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        if excess(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    lam = (lo + hi) / 2
+    p = [f / (1.0 + lam * dj) for f, dj in zip(freq, d, strict=True)]
+    norm = sum(p)
+    return [x / norm for x in p]

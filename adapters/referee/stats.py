@@ -138,15 +138,33 @@ class PairStats:
         """(Elo, low, high) from the game pairs (None without a complete pair)."""
         return elo_interval(self.penta, PENTANOMIAL_VALUES)
 
+    def elo_estimate(self) -> tuple[float, float, float] | None:
+        """The interval shown in tables: from the game pairs when there is a complete
+        pair, else from the single games."""
+        return self.elo_penta() if any(self.penta) else self.elo()
+
+
+#: `pair_stats(games, a, FIELD)`: engine `a` against whoever sat opposite (two seats)
+FIELD = -1
+
 
 def pair_stats(games: Iterable[GameScore], a: int, b: int) -> PairStats:
-    """Head-to-head W/L/D and pentanomial pair counts of `a` against `b`."""
+    """Head-to-head W/L/D and pentanomial pair counts of `a` against `b` (`FIELD`: against
+    every opponent of its two-seat games)."""
     wins = losses = draws = 0
     by_group: dict[int, list[float]] = defaultdict(list)
     for game in games:
-        if a not in game.seats or b not in game.seats:
+        if a not in game.seats:
             continue
-        pa, pb = game.points(a), game.points(b)
+        if b == FIELD:
+            if len(game.seats) != 2:
+                continue
+            pa = game.points(a)
+            pb = 1.0 - pa
+        elif b in game.seats:
+            pa, pb = game.points(a), game.points(b)
+        else:
+            continue
         if pa > pb:
             wins += 1
         elif pb > pa:
