@@ -34,17 +34,18 @@ def test_an_unknown_top_level_option_prints_the_top_level_usage(
 
 @pytest.mark.parametrize("command", ["engine", "serve"])
 @pytest.mark.parametrize(
-    ("option", "reason"),
+    ("game", "option", "reason"),
     [
-        ("Foo=1", "unknown option 'Foo'"),
-        ("HalfKomi=x", "option 'HalfKomi' takes an integer, not 'x'"),
-        ("Teams=maybe", "option 'Teams' takes true or false, not 'maybe'"),
+        ("tak", "Foo=1", "unknown option 'Foo'"),
+        ("tak", "HalfKomi=x", "option 'HalfKomi' takes an integer, not 'x'"),
+        ("tak", "Teams=maybe", "unknown option 'Teams'"),  # a Traxit option: not Tak's
+        ("traxit", "Teams=maybe", "option 'Teams' takes true or false, not 'maybe'"),
     ],
 )
 def test_engine_option_errors_are_plain_messages(
-    command: str, option: str, reason: str, capsys: pytest.CaptureFixture[str]
+    command: str, game: str, option: str, reason: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main([command, "--game", "tak", "--option", option]) == 2
+    assert main([command, "--game", game, "--option", option]) == 2
     err = capsys.readouterr().err
     assert err == f"tei {command}: --option {option!r}: {reason}\n"
 
