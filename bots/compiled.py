@@ -64,4 +64,4 @@ def force_pure() -> None:
     loaded = [name for name in names if name in sys.modules]
     if loaded:
         raise ValueError(f"force_pure: already imported: {', '.join(loaded)}")
-    sys.meta_path.insert(0, build.SourceFinder(names))
+    build.run_sources(names)

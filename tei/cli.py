@@ -61,8 +61,9 @@ def _build(only: str | None) -> tuple[argparse.ArgumentParser, dict[str, argpars
     return parser, parsers
 
 
-def version_line() -> str:
-    """`tei-host VERSION, BUILD`: the build this process runs (bots.compiled.describe)."""
+def build_line() -> str:
+    """`VERSION, BUILD`: the package version and the build this process runs
+    (bots.compiled.describe), as `id version` carries it."""
     from importlib import metadata
 
     from bots import compiled
@@ -71,7 +72,12 @@ def version_line() -> str:
         version = metadata.version("tei-host")
     except metadata.PackageNotFoundError:
         version = "(not installed)"
-    return f"tei-host {version}, {compiled.describe()}"
+    return f"{version}, {compiled.describe()}"
+
+
+def version_line() -> str:
+    """What `tei --version` prints: `tei-host VERSION, BUILD`."""
+    return f"tei-host {build_line()}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

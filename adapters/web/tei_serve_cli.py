@@ -11,7 +11,7 @@ import trio
 
 from adapters.web.tei_origins import OriginPatternError, OriginPolicy
 from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
-from tei.cli import version_line
+from tei.cli import build_line
 from tei.host.cli import set_options
 from tei.host.state import HostConfig, HostState
 from tei.numbers_cli import PORT, SECONDS, int_in
@@ -125,7 +125,7 @@ def _config(args: argparse.Namespace) -> ServeConfig:
         rules=game_options(args),
         tei_v1=args.tei_v1,
         name=args.name,
-        version=version_line().removeprefix("tei-host "),
+        version=build_line(),
     )
     if not engine:
         set_options(HostState(host), args.option)  # a bad one is named before any session

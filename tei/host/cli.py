@@ -9,7 +9,7 @@ from typing import TextIO
 
 from bots.registry import bot_names, default_bot
 from rules.registry import GAME_NAMES
-from tei.cli import version_line
+from tei.cli import build_line
 from tei.host.loop import serve
 from tei.host.options import OptionValueError
 from tei.host.state import HostConfig, HostSetupError, HostState
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         rules=checked_game_options(args),
         tei_v1=args.tei_v1,
         name=args.name,
-        version=version_line().removeprefix("tei-host "),
+        version=build_line(),
     )
     try:
         state = HostState(config)
