@@ -52,11 +52,6 @@ def describe() -> str:
     return f"pure Python ({info.reason})" if info.reason else "pure Python"
 
 
-def short() -> str:
-    """`compiled` or `pure`: the word engine ids and summaries carry."""
-    return "compiled" if compiled() else "pure"
-
-
 def force_pure() -> None:
     """Import the listed modules from their sources from now on (ValueError if one of
     them is imported already: it would stay as it is)."""
