@@ -27,30 +27,53 @@ import math
 import random
 import threading
 from pathlib import Path
+from typing import Any
 
 from tak_openings import opening
 
 from bots.base import Limits
 from bots.tak.bot import TakSearchBot
-from bots.tak.eval import ENDGAME, WEIGHTS, neighbours, weights_for, win_squares
+from bots.tak.eval import (
+    ENDGAME,
+    WEIGHTS,
+    control_squares,
+    neighbours,
+    weights_for,
+    win_squares,
+)
 from rules.tak.board import Board
 from rules.tak.game import TakGame
+from rules.tak.ptn import parse_many
 from rules.tak.roads import component
 
 #: weight names in feature order (reserve and captive have three entries each)
 NAMES = ["tempo", "flat", "endgame_flat", "flat_centre", "cap_centre", "wall", "wall_block",
          "reserve0", "reserve1", "reserve2", "captive0", "captive1", "captive2", "group_span",
-         "threat_one", "threat_many"]  # fmt: skip
+         "threat_one", "threat_many", "cap", "control", "reserve3", "captive3",
+         "spans0", "spans1", "spans2", "spans3", "spans4", "spans5"]  # fmt: skip
+#: feature indices of the terms that fade out near the end of the game
+BLENDED = [*range(3, 14), *range(16, 26)]
 
 
-def flat_weights(weights: dict[str, object]) -> list[float]:
-    """The weights file's values in feature order."""
+def flat_weights(weights: dict[str, Any], size: int) -> list[float]:
+    """The weights file's values in feature order (a stack set of three gives walls'
+    value to capstones; without `spans` the cubic `group_span` curve gives the spans)."""
+    lists = dict(weights)
+    for key in ("reserve", "captive"):
+        if len(lists[key]) == 3:
+            lists[key] = [*lists[key], lists[key][2]]
+    if "spans" not in lists:
+        span = weights["group_span"]
+        lists["spans"] = [span * (s / size) ** 3 for s in range(2, 8)]
+    lists["spans"] = [*lists["spans"], *[0.0] * 6][:6]
     out: list[float] = []
     for name in NAMES:
-        if name[-1].isdigit():
-            out.append(float(weights[name[:-1]][int(name[-1])]))  # type: ignore[index]
+        if name == "group_span":
+            out.append(0.0)  # given by the spans
+        elif name[-1].isdigit():
+            out.append(float(lists[name[:-1]][int(name[-1])]))
         else:
-            out.append(float(weights[name]))  # type: ignore[arg-type]
+            out.append(float(weights.get(name, 0)))
     return out
 
 
@@ -80,6 +103,7 @@ def features(board: Board) -> list[float]:
             f[3] += sign * edge(sq)
         elif caps & bit:
             f[4] += sign * edge(sq)
+            f[16] += sign
         else:
             f[5] += sign
             f[6] += sign * (neighbours(t, bit) & (b_road if sign > 0 else w_road)).bit_count()
@@ -89,12 +113,12 @@ def features(board: Board) -> list[float]:
             count = h - 1 - low
             blacks = ((board.colors[sq] >> low) & ((1 << count) - 1)).bit_count()
             if standing & bit:
-                safety = 2
+                safety = 3 if caps & bit else 2
             else:
                 safety = 0 if neighbours(t, bit) & (black if sign > 0 else white) else 1
             own = count - blacks if sign > 0 else blacks
-            f[7 + safety] += sign * own
-            f[10 + safety] += sign * (count - own)
+            f[18 if safety == 3 else 7 + safety] += sign * own
+            f[19 if safety == 3 else 10 + safety] += sign * (count - own)
     for sign, bits in ((1, w_road), (-1, b_road)):
         rest = bits & neighbours(t, bits)
         while rest:
@@ -104,18 +128,20 @@ def features(board: Board) -> list[float]:
             ranks = len({sq // n for sq in range(n * n) if group >> sq & 1})
             span = max(files, ranks)
             if span < n:
-                f[13] += sign * (span / n) ** 3
+                f[18 + span] += sign  # spans0 is span 2
+    empty = t.full & ~(white | black)
+    w_ctrl, b_ctrl = control_squares(t, w_road, b_road)
+    f[17] = (w_ctrl & empty).bit_count() - (b_ctrl & empty).bit_count()
     left = min(board.stones[0] + board.capstones[0], board.stones[1] + board.capstones[1],
                t.squares - (white | black).bit_count())  # fmt: skip
     blend = left / ENDGAME if left < ENDGAME else 1.0
-    for i in range(3, 14):
+    for i in BLENDED:
         f[i] *= blend
     f[1] = flats / 2
     f[2] = flats / 2 * (ENDGAME - left) if left < ENDGAME else 0.0
     side = -1 if board.turn else 1
     f = [side * v for v in f]
     f[0] = 1.0
-    empty = t.full & ~(white | black)
     threats = win_squares(t, b_road if board.turn == 0 else w_road, empty).bit_count()
     f[14] = -1.0 if threats == 1 else 0.0
     f[15] = -1.0 if threats > 1 else 0.0
@@ -147,6 +173,26 @@ def generate(args: argparse.Namespace) -> None:
             print(f"game {number + 1}: {code}, {len(sampled)} positions")
 
 
+def from_ptn(args: argparse.Namespace) -> None:
+    """Positions of recorded games (any engines), labelled with each game's result."""
+    rng = random.Random(args.seed)
+    with Path(args.out).open("a") as out:
+        for path in args.records:
+            for record in parse_many(Path(path).read_text()):
+                # games ended on the board only (not by time, resignation or adjudication)
+                score = {"R-0": 1.0, "F-0": 1.0, "0-R": 0.0, "0-F": 0.0,
+                         "1/2-1/2": 0.5}.get(record.result or "")  # fmt: skip
+                if score is None:
+                    continue
+                game = TakGame.new(record.options())
+                for ply in record.plies:
+                    board = game.fast_board()
+                    keep = game.ply >= 6 and rng.random() < args.share
+                    if keep and board.copy().winning_move() is None:
+                        out.write(f"{score}\t{board.tps()}\n")
+                    game.play_text(ply.move)
+
+
 def print_nothing(info: object) -> None:
     return None
 
@@ -176,8 +222,9 @@ def error(data: list[tuple[float, list[float]]], w: list[float], k: float) -> fl
 
 def fit(args: argparse.Namespace) -> None:
     data = load(args.data)
+    size = TakGame.from_tps(Path(args.data[0]).read_text().split("\n")[0].split("\t")[1]).size
     base = WEIGHTS["all"] if args.key == "all" else weights_for(int(args.key))
-    w = flat_weights(base)
+    w = flat_weights(base, size)
     start = list(w)
     k = min((error(data, w, k / 100), k / 100) for k in range(5, 300, 5))[1]
     print(f"{len(data)} positions, scale {k}, error {error(data, w, k):.5f}")
@@ -198,16 +245,19 @@ def fit(args: argparse.Namespace) -> None:
             w[i] -= args.rate * grad[i] / len(data) / (scale[i] ** 2) * 100
             # a pull towards the starting weights keeps terms the data hardly sees
             w[i] -= args.ridge * (w[i] - start[i])
-            w[i] = max(0.0, w[i])
+            if not args.signed:
+                w[i] = max(0.0, w[i])
         if epoch % 50 == 0 or epoch == args.epochs - 1:
             print(f"epoch {epoch}: error {error(data, w, k):.5f}")
     weights = dict(base)
+    lists: dict[str, list[int]] = {}
     for name, value in zip(NAMES, w, strict=True):
         if name[-1].isdigit():
-            weights[name[:-1]] = [*weights[name[:-1]]]
-            weights[name[:-1]][int(name[-1])] = round(value)
-        else:
+            lists.setdefault(name[:-1], []).append(round(value))
+        elif name != "group_span":
             weights[name] = round(value)
+    weights.update(lists)
+    weights["spans"] = lists["spans"][: size - 2]
     out = Path(args.out)
     every = json.loads(out.read_text()) if out.exists() else {}
     every[args.key] = weights
@@ -225,6 +275,11 @@ def main() -> None:
     gen.add_argument("--nodes", type=int, default=1500, help="nodes per move (default 1500)")
     gen.add_argument("--seed", type=int, default=1, help="seed of the openings (default 1)")
     gen.add_argument("--out", required=True, help="file the positions are appended to")
+    records = sub.add_parser("fromptn", help="positions of PTN records labelled with results")
+    records.add_argument("records", nargs="+", help="PTN files (e.g. tei match --ptnout)")
+    records.add_argument("--out", required=True, help="file the positions are appended to")
+    records.add_argument("--share", type=float, default=0.5, help="positions kept (default 0.5)")
+    records.add_argument("--seed", type=int, default=1, help="seed of the sampling (default 1)")
     fitter = sub.add_parser("fit", help="fit the weights on position files")
     fitter.add_argument("data", nargs="+", help="files written by generate")
     fitter.add_argument("--out", required=True, help="weights file to update")
@@ -234,10 +289,12 @@ def main() -> None:
     fitter.add_argument("--rate", type=float, default=300.0, help="step size (default 300)")
     fitter.add_argument("--ridge", type=float, default=0.001,
                         help="pull back to the start per step (default 0.001)")  # fmt: skip
+    fitter.add_argument("--signed", action="store_true",
+                        help="let weights fall below 0 (default: kept at 0 or more)")  # fmt: skip
     fitter.add_argument("--fixed", nargs="*", default=["flat", "tempo"],
                         help="weights kept as they are (default: flat tempo)")  # fmt: skip
     args = parser.parse_args()
-    generate(args) if args.command == "generate" else fit(args)
+    {"generate": generate, "fromptn": from_ptn, "fit": fit}[args.command](args)
 
 
 if __name__ == "__main__":

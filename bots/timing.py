@@ -46,6 +46,17 @@ class TimePlan:
         """Whether another iteration may start after `elapsed_ms`."""
         return self.soft is None or elapsed_ms <= self.soft * self.iteration_share
 
+    def fits(self, elapsed_ms: float, predicted_ms: float, stretch: float = 1.0) -> bool:
+        """Whether an iteration predicted to take `predicted_ms` more, started after
+        `elapsed_ms`, ends within the soft budget (times `stretch`, never past the hard
+        one). A start within a tenth of the soft budget is always allowed."""
+        if self.soft is None:
+            return True
+        target = self.soft * stretch
+        if self.hard is not None:
+            target = min(target, self.hard)
+        return elapsed_ms <= self.soft * 0.1 or elapsed_ms + predicted_ms <= target
+
 
 def plan(
     limits: Limits,

@@ -52,6 +52,22 @@ def playable(game: Game[Any], who: str) -> TakGame:
     return game
 
 
+#: the growth of an iteration's time over the one before it: assumed when unknown, and
+#: the range a measured one is held to
+GROWTH = 3.0
+GROWTH_RANGE = (1.5, 6.0)
+
+
+def next_iteration_ms(ends: list[float]) -> float:
+    """The predicted time of the next iteration, from the ends of the finished ones (ms
+    from the start): the last one's time times its growth over the one before."""
+    last = ends[-1] - (ends[-2] if len(ends) > 1 else 0.0)
+    if len(ends) < 3 or ends[-2] - ends[-3] < 1.0:
+        return last * GROWTH
+    growth = last / (ends[-2] - ends[-3])
+    return last * min(GROWTH_RANGE[1], max(GROWTH_RANGE[0], growth))
+
+
 def sharpness(done: list[Iteration[int, int]]) -> float:
     """How much longer than usual to keep deepening: a best move that changed or a score
     that fell in the last iteration (the position is sharp) earns up to twice the time."""
@@ -148,14 +164,17 @@ class TakSearchBot(SeededBot):
             return searcher.root(depth)
 
         history: list[Iteration[int, int]] = []
+        #: milliseconds from the start at which each iteration ended
+        ends: list[float] = []
 
         def after(it: Iteration[int, int]) -> bool:
             report(self._info(searcher, origin, it.depth, it.value, it.move, started))
             history.append(it)
             elapsed = (time.monotonic() - started) * 1000
+            ends.append(elapsed)
             return (
                 abs(it.value) > WIN_BOUND  # proven
-                or not budget.deepen(elapsed / sharpness(history))
+                or not budget.fits(elapsed, next_iteration_ms(ends), sharpness(history))
                 or len(searcher.root_moves) == 1
             )
 

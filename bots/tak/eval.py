@@ -15,7 +15,10 @@ The weights come from `bots/tak/weights.json` (fitted on self-play positions by
   empty square where a placement would complete a road is a *threat*;
 * stacks: pieces of the top's colour buried in a stack (reserves) and enemy pieces held
   under it (captives), worth more under a wall or capstone;
-* walls: a base value plus a bonus for each adjacent enemy road piece they block.
+* walls: a base value plus a bonus for each adjacent enemy road piece they block;
+  capstones: a base value plus their placement bonus;
+* control: each empty square next to more of one side's road pieces than the other's
+  (counted up to two) belongs to that side.
 
 `win_squares(t, bits, empty)` (the empty squares where a placement completes a road) is
 exact and cheap: four flood fills. The search uses it for its win-in-one check.
@@ -24,7 +27,9 @@ exact and cheap: four flood fills. The search uses it for its win-in-one check.
 from __future__ import annotations
 
 import json
+import os
 from importlib import resources
+from pathlib import Path
 from typing import Any, Final
 
 from rules.tak.board import Board
@@ -34,11 +39,21 @@ from rules.tak.tables import MAX_SIZE, SizeTables
 ENDGAME: Final = 8  # pieces in hand (or empty squares) below which the flat count takes over
 
 
+#: an environment variable naming a weights file to use instead of the package's (for
+#: fitting and testing weights without a reinstall; see docs/bots.md)
+WEIGHTS_ENV: Final = "TEI_TAK_WEIGHTS"
+
+
 def load_weights(text: str | None = None) -> dict[str, dict[str, Any]]:
     """The evaluation's weights by board size ("all", or a size's own set overriding
-    it): `text` (JSON), or the package's `weights.json`."""
+    it): `text` (JSON), the file named by $TEI_TAK_WEIGHTS, or the package's
+    `weights.json`."""
     if text is None:
-        text = resources.files("bots.tak").joinpath("weights.json").read_text()
+        path = os.environ.get(WEIGHTS_ENV)
+        if path:
+            text = Path(path).read_text()
+        else:
+            text = resources.files("bots.tak").joinpath("weights.json").read_text()
     weights: dict[str, dict[str, Any]] = json.loads(text)
     return weights
 
@@ -55,6 +70,14 @@ def weights_for(size: int) -> dict[str, Any]:
 WIN_NOW: Final = 20_000
 
 
+def _by_top(values: list[Any]) -> tuple[int, int, int, int]:
+    """Four stack weights (flat in danger, flat, wall, capstone) from three or four."""
+    four = [int(v) for v in values]
+    if len(four) == 3:
+        four.append(four[2])
+    return four[0], four[1], four[2], four[3]
+
+
 class EvalTables:
     """Per-size constants of the evaluation."""
 
@@ -67,11 +90,14 @@ class EvalTables:
         self.endgame_flat = int(w["endgame_flat"])
         self.wall = int(w["wall"])
         self.wall_block = int(w["wall_block"])
+        self.cap = int(w.get("cap", 0))
+        self.control = int(w.get("control", 0))
         #: per own piece buried in a stack (within the carry limit), by the safety of its
-        #: top: a flat next to an enemy top (it can be captured), another flat, a wall or
-        #: capstone; captives: per enemy piece held down, same order
-        self.reserve = tuple(int(v) for v in w["reserve"])
-        self.captive = tuple(int(v) for v in w["captive"])
+        #: top: a flat next to an enemy top (it can be captured), another flat, a wall, a
+        #: capstone (a set of three gives walls' value to capstones); captives: per enemy
+        #: piece held down, same order
+        self.reserve = _by_top(w["reserve"])
+        self.captive = _by_top(w["captive"])
         #: the side not to move has one placement win (a tempo to block), or more
         self.threat_one = int(w["threat_one"])
         self.threat_many = int(w["threat_many"])
@@ -82,11 +108,12 @@ class EvalTables:
             rank, file = divmod(sq, n)
             dist = abs(rank - centre) + abs(file - centre)  # 0 at the centre
             edge = 1.0 - dist / (2 * centre) if centre else 1.0
-            self.flat_pst.append(max(0, min(15, round(w["flat_centre"] * edge))))
+            self.flat_pst.append(max(0, min(255, round(w["flat_centre"] * edge))))
             self.cap_pst.append(round(w["cap_centre"] * edge))
         #: the flat bonuses as bit planes: sum = sum(popcount(bits & plane[k]) << k)
         self.flat_planes = [
-            sum(1 << sq for sq, v in enumerate(self.flat_pst) if v >> k & 1) for k in range(4)
+            sum(1 << sq for sq, v in enumerate(self.flat_pst) if v >> k & 1)
+            for k in range(max(self.flat_pst).bit_length())
         ]
         full = (1 << (n * n)) - 1
         cols = [sum(1 << (r * n + f) for r in range(n)) for f in range(n)]
@@ -94,8 +121,14 @@ class EvalTables:
         self.keep1 = full & ~sum(cols[max(0, n - 1) :])
         self.keep2 = full & ~sum(cols[max(0, n - 2) :])
         self.keep4 = full & ~sum(cols[max(0, n - 4) :])
-        span = w["group_span"]
-        self.span_bonus = [round(span * (s / n) ** 3) if s < n else 0 for s in range(n + 1)]
+        #: by span: the size's own list for spans 2..n-1 (`spans`), else a cubic curve
+        spans = w.get("spans")
+        if spans is not None:
+            self.span_bonus = [0, 0, *(int(v) for v in spans[: n - 2]), 0]
+            self.span_bonus += [0] * (n + 1 - len(self.span_bonus))
+        else:
+            span = w["group_span"]
+            self.span_bonus = [round(span * (s / n) ** 3) if s < n else 0 for s in range(n + 1)]
 
 
 _EVAL_TABLES: Final[list[EvalTables | None]] = [None] * (MAX_SIZE + 1)
@@ -116,6 +149,28 @@ def neighbours(t: SizeTables, bits: int) -> int:
     return (
         (bits << n) | (bits >> n) | ((bits << 1) & t.not_col_first) | ((bits >> 1) & t.not_col_last)
     ) & t.full
+
+
+def control_squares(t: SizeTables, mine: int, theirs: int) -> tuple[int, int]:
+    """The squares next to more of `mine` than of `theirs`, and the other way round
+    (neighbours counted up to two)."""
+    n = t.size
+    full = t.full
+    nf = t.not_col_first
+    nl = t.not_col_last
+    a = (mine << n) & full
+    b = mine >> n
+    c = (mine << 1) & nf
+    d = (mine >> 1) & nl
+    m1 = a | b | c | d
+    m2 = (a & b) | ((a | b) & c) | ((a | b | c) & d)
+    a = (theirs << n) & full
+    b = theirs >> n
+    c = (theirs << 1) & nf
+    d = (theirs >> 1) & nl
+    t1 = a | b | c | d
+    t2 = (a & b) | ((a | b) & c) | ((a | b | c) & d)
+    return (m2 & ~t2) | (m1 & ~t1), (t2 & ~m2) | (t1 & ~m1)
 
 
 def win_squares(t: SizeTables, bits: int, empty: int) -> int:
@@ -226,12 +281,18 @@ def static(board: Board, their_wins: int) -> int:
     for k, plane in enumerate(et.flat_planes):
         score += ((w_flats & plane).bit_count() - (b_flats & plane).bit_count()) << k
     cap_pst = et.cap_pst
+    cap = et.cap
     x = caps
     while x:
         low = x & -x
         sq = low.bit_length() - 1
-        score += cap_pst[sq] if white & low else -cap_pst[sq]
+        score += cap + cap_pst[sq] if white & low else -cap - cap_pst[sq]
         x ^= low
+    # control of the empty squares
+    if et.control:
+        empty = t.full & ~(white | black)
+        w_ctrl, b_ctrl = control_squares(t, w_road, b_road)
+        score += et.control * ((w_ctrl & empty).bit_count() - (b_ctrl & empty).bit_count())
     # walls: a base value plus the enemy road pieces they touch
     wall = et.wall
     wall_block = et.wall_block
@@ -258,7 +319,7 @@ def static(board: Board, their_wins: int) -> int:
         bit = 1 << sq
         black_top = black & bit
         if standing & bit:
-            safety = 2
+            safety = 3 if caps & bit else 2
         else:
             safety = 0 if neighbours(t, bit) & (white if black_top else black) else 1
         if black_top:

@@ -28,8 +28,10 @@ class Limits(GoLimits):
             return self.wtime, self.winc or 0
         return self.btime, self.binc or 0
 
-    def budget_ms(self, seat: int, moves_left: int = 20) -> float | None:
-        """A simple time budget for this move, or None when only stop/depth/nodes end it."""
+    def budget_ms(self, seat: int, moves_left: int = 8) -> float | None:
+        """The most one move may take, or None when only stop/depth/nodes end it: an
+        eighth of the clock (or of it over `movestogo`) plus most of the increment, at
+        most half the clock. The host stops a search there; a bot plans within it."""
         if self.infinite:
             return None
         budgets: list[float] = []
