@@ -10,7 +10,7 @@ import os
 import shlex
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import trio
@@ -35,15 +35,22 @@ from adapters.playtak.transport import (
 )
 from adapters.web.options import LiveAddressError, add_live_options, live_address
 from bots.registry import bot_names, default_bot
+from tei.config_file import ConfigError, Settings, add_config_options, settings
 from tei.numbers_cli import POSITIVE_SECONDS, float_in, int_in
 from tei.options_cli import add_pairs_option, set_epilog, split_pair, usage_error
 from tei.seat import Launch
 
 EPILOG = """\
 examples:
+  tei playtak --config bot.toml                    (settings from a file: docs/playtak-bot.toml)
+  tei playtak --config bot.toml --games 1 --print-config      (the merged settings, then exit)
   tei playtak --bot search --seek "6 600 10 A 4 30 1 0 0"          (guest, playtak.com)
   PLAYTAK_PASSWORD=... tei playtak --user MyBot --engine "./my-engine --threads 2" --seek "5 300 5"
   tei playtak --server tcp://127.0.0.1:10000 --bot random --accept-from alice --games 1
+
+Every option is also a key of the --config file (its long name, with dashes:
+`move-overhead = 500`); the command line overrides the file. Relative paths in the file
+are taken from the file's folder.
 
 The seek is "size time increment [colour komi flats caps unrated tournament
 [trigger amount]] [opponent]": times in seconds, colour W, B or A (random; the bot's
@@ -55,6 +62,10 @@ A connection that cannot work (an untrusted or mismatched certificate, a websock
 upgrade refused with HTTP 4xx, a refused login) stops it with status 1.
 Try it offline with the local server: python -m adapters.playtak.server
 """
+
+
+#: config keys whose values --print-config masks
+SECRET_KEYS = ("password", "guest-token")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -81,6 +92,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="old --log files kept as FILE.1 ... FILE.N with --log-max-bytes (default 5)",
     )
     logs.add_argument("-v", "--verbose", action="store_true", help="log every line sent and read")
+    # last: every option above is a key of the config file
+    add_config_options(parser, SECRET_KEYS, "bot's settings")
 
 
 def _engine_options(parser: argparse.ArgumentParser) -> None:
@@ -227,41 +240,76 @@ def _logging(args: argparse.Namespace) -> Iterator[None]:
         root.handlers = saved[1]
 
 
+def _engine_settings(args: argparse.Namespace) -> dict[str, str]:
+    return dict(split_pair(item, "--engine-option") for item in args.engine_option)
+
+
+#: checks of one setting each beyond its type (dest, check of the merged arguments)
+CHECKS: tuple[tuple[str, Callable[[argparse.Namespace], object]], ...] = (
+    ("seek", lambda args: args.seek and p.Seek.parse_spec(args.seek)),
+    ("server", lambda args: ServerAddress.parse(args.server)),
+    ("ca_file", lambda args: ConnectSettings(ca_file=args.ca_file).ssl_context()),
+    ("engine_option", _engine_settings),
+    ("live", live_address),
+)
+
+
 def run(args: argparse.Namespace) -> int:
-    if not args.seek and not args.accept_from:
-        return usage_error("playtak", "give --seek SPEC or --accept-from NAME")
     try:
-        seek = p.Seek.parse_spec(args.seek) if args.seek else None
-        ServerAddress.parse(args.server)
-        ConnectSettings(ca_file=args.ca_file).ssl_context()  # a bad --ca-file is named now
-        options = dict(split_pair(item, "--engine-option") for item in args.engine_option)
-        live_address(args)
-    except (ValueError, BadServerURL, BadCaFile, LiveAddressError) as exc:
+        merged = settings(args)  # the command line over --config FILE over the defaults
+    except ConfigError as exc:
         return usage_error("playtak", exc)
-    password = args.password or os.environ.get(args.password_env)
-    problem = _bad_arguments(args, password)
+    args = merged.apply(args)
+    if args.print_config:
+        print(merged.render(), end="", flush=True)
+    problem = _bad_settings(args, merged)
     if problem:
         return usage_error("playtak", problem)
+    if args.print_config:
+        return 0
+    seek = p.Seek.parse_spec(args.seek) if args.seek else None
     with _logging(args):
-        return _play(args, seek, password, options)
+        return _play(args, seek, _password(args), _engine_settings(args))
 
 
-def _bad_arguments(args: argparse.Namespace, password: str | None) -> str | None:
+def _password(args: argparse.Namespace) -> str | None:
+    return args.password or os.environ.get(args.password_env)
+
+
+def _bad_settings(args: argparse.Namespace, merged: Settings) -> str | None:
+    """What is wrong with the settings (a file's key and line named), or None."""
+    if not args.seek and not args.accept_from:
+        return "give --seek SPEC or --accept-from NAME (or the key seek or accept-from)"
+    for dest, check in CHECKS:
+        try:
+            check(args)
+        except (ValueError, BadServerURL, BadCaFile, LiveAddressError) as exc:
+            return merged.blame(exc, dest)
+    found = _bad_arguments(args, _password(args))
+    return merged.blame(found[1], *found[0]) if found else None
+
+
+def _bad_arguments(
+    args: argparse.Namespace, password: str | None
+) -> tuple[tuple[str, ...], str] | None:
     """What is wrong with the options together (each one's range is checked as it is
-    parsed), or None."""
+    parsed): the dests concerned and the message, or None."""
     if args.user and not password:
-        return f"--user needs --password or ${args.password_env}"
+        return ("user", "password"), f"--user needs --password or ${args.password_env}"
     if args.dead_after <= args.ping_interval:
         # a healthy connection must not be taken for dead between two PINGs
-        return "--dead-after must be longer than --ping-interval"
+        return (
+            ("dead_after", "ping_interval"),
+            "--dead-after must be longer than --ping-interval",
+        )
     if args.bot and args.bot not in bot_names("tak"):
-        return f"no bot {args.bot!r} for tak; known: {', '.join(bot_names('tak'))}"
+        return ("bot",), f"no bot {args.bot!r} for tak; known: {', '.join(bot_names('tak'))}"
     if args.guest_token and not GUEST_TOKEN_RE.fullmatch(args.guest_token):
-        return "--guest-token must be 20 lower-case letters"
+        return ("guest_token",), "--guest-token must be 20 lower-case letters"
     if args.ptn_dir is not None:
         why = unwritable_folder(args.ptn_dir)
         if why:
-            return f"--ptn-dir {why}"
+            return ("ptn_dir",), f"--ptn-dir {why}"
     return None
 
 
