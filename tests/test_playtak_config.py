@@ -17,7 +17,7 @@ import trio
 from adapters.playtak.cli import configure
 from rules.tak.ptn import PtnGame
 from tei.cli import main
-from tei.config_file import MASK, NOT_SETTINGS, OptionTable, table_of
+from tei.config_file import MASK, NOT_SETTINGS, OptionTable, table_of, toml_value
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 
 TEI = [sys.executable, "-m", "tei", "playtak"]
@@ -67,6 +67,8 @@ def test_the_example_file_is_valid_and_shows_every_key_with_its_default() -> Non
     for key, value in commented.items():
         option = table.by_key()[key]
         shown = option.value(tomllib.loads(f"{key} = {value}")[key])
+        # --print-config writes it so that it reads back the same
+        assert option.value(tomllib.loads(f"{key} = {toml_value(shown)}")[key]) == shown
         if option.default not in (None, []):  # commented out: the default, as the file says
             assert shown == option.default, (key, value, option.default)
 
@@ -266,12 +268,21 @@ async def test_a_password_refused_from_a_config_file_exits_1(
         f'server = "tcp://127.0.0.1:{server.tcp_port}"\nuser = "alice"\n'
         'password = "wrong12"\nbot = "random"\nseek = "5 60 0"\n'
     )
+    config.chmod(0o644)
     with trio.fail_after(60):
         done = await trio.run_process(
             [*TEI, "--config", str(config)], capture_stderr=True, check=False
         )
     assert done.returncode == 1
     assert b"wrong password" in done.stderr and b"wrong12" not in done.stderr
+    # a password in a file that others may read is worth a warning (not a refusal)
+    assert f"{config} holds the password and other users may read it".encode() in done.stderr
+    config.chmod(0o600)
+    with trio.fail_after(60):
+        done = await trio.run_process(
+            [*TEI, "--config", str(config)], capture_stderr=True, check=False
+        )
+    assert done.returncode == 1 and b"other users may read" not in done.stderr
 
 
 def _toml_snippets(text: str) -> list[str]:

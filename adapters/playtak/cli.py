@@ -8,6 +8,7 @@ import logging
 import logging.handlers
 import os
 import shlex
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -35,7 +36,14 @@ from adapters.playtak.transport import (
 )
 from adapters.web.options import LiveAddressError, add_live_options, live_address
 from bots.registry import bot_names, default_bot
-from tei.config_file import ConfigError, Settings, add_config_options, settings
+from tei.config_file import (
+    COMMAND_LINE,
+    DEFAULT,
+    ConfigError,
+    Settings,
+    add_config_options,
+    settings,
+)
 from tei.numbers_cli import POSITIVE_SECONDS, float_in, int_in
 from tei.options_cli import add_pairs_option, set_epilog, split_pair, usage_error
 from tei.seat import Launch
@@ -269,7 +277,26 @@ def run(args: argparse.Namespace) -> int:
         return 0
     seek = p.Seek.parse_spec(args.seek) if args.seek else None
     with _logging(args):
+        warning = _readable_password(args, merged)
+        if warning:
+            logging.getLogger("playtak").warning("%s", warning)
         return _play(args, seek, _password(args), _engine_settings(args))
+
+
+def _readable_password(args: argparse.Namespace, merged: Settings) -> str | None:
+    """A warning when the config file holds the password and others may read it."""
+    if merged.sources["password"] in (DEFAULT, COMMAND_LINE):
+        return None
+    try:
+        mode = args.config.stat().st_mode
+    except OSError:
+        return None
+    if not mode & (stat.S_IRGRP | stat.S_IROTH):
+        return None
+    return (
+        f"{args.config} holds the password and other users may read it: "
+        f"chmod 600 it, or give the password in ${args.password_env} instead"
+    )
 
 
 def _password(args: argparse.Namespace) -> str | None:
