@@ -72,6 +72,11 @@ Try it offline with the local server: python -m adapters.playtak.server
 """
 
 
+#: the defaults of the options that fill these settings are theirs (one source; the
+#: help states them, and a test checks that it does)
+BRIDGE = BridgeSettings()
+SESSION = SessionSettings()
+
 #: config keys whose values --print-config masks
 SECRET_KEYS = ("password", "guest-token")
 
@@ -147,7 +152,7 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
     games.add_argument(
         "--move-overhead",
         type=int_in(0),
-        default=1000,
+        default=BRIDGE.move_overhead_ms,
         metavar="MS",
         help="ms kept back from our clock for network lag (default 1000)",
     )
@@ -163,12 +168,17 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
 
 #: the connection's timing options: flag, type, default seconds, help
 TIMINGS = (
-    ("--ping-interval", POSITIVE_SECONDS, 30.0, "PING every S s (30)"),
-    ("--dead-after", POSITIVE_SECONDS, 90.0, "reconnect when the server is silent this long (90)"),
+    ("--ping-interval", POSITIVE_SECONDS, SESSION.ping_interval, "PING every S s (30)"),
+    (
+        "--dead-after",
+        POSITIVE_SECONDS,
+        SESSION.dead_after,
+        "reconnect when the server is silent this long (90)",
+    ),
     (
         "--max-backoff",
         float_in(1),
-        60.0,
+        SESSION.backoff_max,
         "longest wait between reconnects outside games (60; 5 during a game)",
     ),
 )
@@ -178,7 +188,7 @@ def _connection_options(parser: argparse.ArgumentParser) -> None:
     conn = parser.add_argument_group("connection")
     conn.add_argument(
         "--server",
-        default=DEFAULT_SERVER,
+        default=SESSION.server,
         metavar="URL",
         help=f"wss://host/ws, ws://host:port/ws or tcp://host:port (default {DEFAULT_SERVER})",
     )
@@ -196,11 +206,15 @@ def _connection_options(parser: argparse.ArgumentParser) -> None:
         "connect; for tests only)",
     )
     conn.add_argument(
-        "--protocol", type=int, choices=(0, 1, 2), default=2, help="protocol version (default 2)"
+        "--protocol",
+        type=int,
+        choices=(0, 1, 2),
+        default=SESSION.protocol,
+        help="protocol version (default 2)",
     )
     conn.add_argument(
         "--client-name",
-        default="tei-playtak",
+        default=SESSION.client_name,
         metavar="NAME",
         help="sent with `Client` (default tei-playtak)",
     )
