@@ -115,7 +115,15 @@ class Option:
 
     def value(self, raw: object, folder: Path | None = None) -> Any:
         """The file's TOML value as the command line would give it (relative paths from
-        `folder`); ValueError says what is wrong with it."""
+        `folder`); ValueError says what is wrong with it (a secret's value unquoted)."""
+        try:
+            return self._value(raw, folder)
+        except ValueError:
+            if not self.secret:
+                raise
+            raise ValueError(f"expected {self.what()} (the value is not shown)") from None
+
+    def _value(self, raw: object, folder: Path | None) -> Any:
         if self.kind is Kind.FLAG:
             if not isinstance(raw, bool):
                 raise ValueError(f"expected true or false, not {_show(raw)}")

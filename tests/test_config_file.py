@@ -176,6 +176,12 @@ def test_bad_values_are_refused_with_the_key_and_its_line(text: str, problem: st
     assert problems("# settings\n" + text + "\n") == (f"bot.toml:2: {problem}",)
 
 
+def test_a_bad_secret_is_refused_without_showing_it() -> None:
+    assert problems("password = 31415926\n") == (
+        "bot.toml:1: password: expected a string (the value is not shown)",
+    )
+
+
 def test_every_problem_is_listed_at_once() -> None:
     with pytest.raises(ConfigError) as caught:
         table().read("games = 0\nwait = 0\n", "bot.toml")
