@@ -52,6 +52,8 @@ def test_help_lists_every_option() -> None:
         "--log-max-bytes",
         "--log-backups",
         "--verbose",
+        "--config",
+        "--print-config",
         "wss://playtak.com/ws",
         "examples:",
     ]:

@@ -119,6 +119,7 @@ def test_keep_alive_defaults_fit_the_server_timeouts() -> None:
 
     from adapters.playtak.cli import configure
     from adapters.playtak.server.lobby import ServerSettings
+    from tei.config_file import table_of
 
     settings = SessionSettings()
     assert settings.ping_interval == 30.0
@@ -126,8 +127,8 @@ def test_keep_alive_defaults_fit_the_server_timeouts() -> None:
     assert settings.ping_interval < ServerSettings().idle_timeout < settings.dead_after
     parser = argparse.ArgumentParser()
     configure(parser)
-    args = parser.parse_args(["--seek", "5 60 0"])
-    assert (args.ping_interval, args.dead_after, args.max_backoff) == (
+    defaults = {option.dest: option.default for option in table_of(parser).options}
+    assert (defaults["ping_interval"], defaults["dead_after"], defaults["max_backoff"]) == (
         settings.ping_interval,
         settings.dead_after,
         settings.backoff_max,

@@ -8,9 +8,10 @@ import logging
 import logging.handlers
 import os
 import shlex
+import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import trio
@@ -35,15 +36,29 @@ from adapters.playtak.transport import (
 )
 from adapters.web.options import LiveAddressError, add_live_options, live_address
 from bots.registry import bot_names, default_bot
+from tei.config_file import (
+    COMMAND_LINE,
+    DEFAULT,
+    ConfigError,
+    Settings,
+    add_config_options,
+    settings,
+)
 from tei.numbers_cli import POSITIVE_SECONDS, float_in, int_in
 from tei.options_cli import add_pairs_option, set_epilog, split_pair, usage_error
 from tei.seat import Launch
 
 EPILOG = """\
 examples:
+  tei playtak --config bot.toml                    (settings from a file: docs/playtak-bot.toml)
+  tei playtak --config bot.toml --games 1 --print-config      (the merged settings, then exit)
   tei playtak --bot search --seek "6 600 10 A 4 30 1 0 0"          (guest, playtak.com)
   PLAYTAK_PASSWORD=... tei playtak --user MyBot --engine "./my-engine --threads 2" --seek "5 300 5"
   tei playtak --server tcp://127.0.0.1:10000 --bot random --accept-from alice --games 1
+
+Every option is also a key of the --config file (its long name, with dashes:
+`move-overhead = 500`); the command line overrides the file. Relative paths in the file
+are taken from the file's folder.
 
 The seek is "size time increment [colour komi flats caps unrated tournament
 [trigger amount]] [opponent]": times in seconds, colour W, B or A (random; the bot's
@@ -55,6 +70,15 @@ A connection that cannot work (an untrusted or mismatched certificate, a websock
 upgrade refused with HTTP 4xx, a refused login) stops it with status 1.
 Try it offline with the local server: python -m adapters.playtak.server
 """
+
+
+#: the defaults of the options that fill these settings are theirs (one source; the
+#: help states them, and a test checks that it does)
+BRIDGE = BridgeSettings()
+SESSION = SessionSettings()
+
+#: config keys whose values --print-config masks
+SECRET_KEYS = ("password", "guest-token")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -81,6 +105,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="old --log files kept as FILE.1 ... FILE.N with --log-max-bytes (default 5)",
     )
     logs.add_argument("-v", "--verbose", action="store_true", help="log every line sent and read")
+    # last: every option above is a key of the config file
+    add_config_options(parser, SECRET_KEYS, "bot's settings")
 
 
 def _engine_options(parser: argparse.ArgumentParser) -> None:
@@ -126,7 +152,7 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
     games.add_argument(
         "--move-overhead",
         type=int_in(0),
-        default=1000,
+        default=BRIDGE.move_overhead_ms,
         metavar="MS",
         help="ms kept back from our clock for network lag (default 1000)",
     )
@@ -142,12 +168,17 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
 
 #: the connection's timing options: flag, type, default seconds, help
 TIMINGS = (
-    ("--ping-interval", POSITIVE_SECONDS, 30.0, "PING every S s (30)"),
-    ("--dead-after", POSITIVE_SECONDS, 90.0, "reconnect when the server is silent this long (90)"),
+    ("--ping-interval", POSITIVE_SECONDS, SESSION.ping_interval, "PING every S s (30)"),
+    (
+        "--dead-after",
+        POSITIVE_SECONDS,
+        SESSION.dead_after,
+        "reconnect when the server is silent this long (90)",
+    ),
     (
         "--max-backoff",
         float_in(1),
-        60.0,
+        SESSION.backoff_max,
         "longest wait between reconnects outside games (60; 5 during a game)",
     ),
 )
@@ -157,7 +188,7 @@ def _connection_options(parser: argparse.ArgumentParser) -> None:
     conn = parser.add_argument_group("connection")
     conn.add_argument(
         "--server",
-        default=DEFAULT_SERVER,
+        default=SESSION.server,
         metavar="URL",
         help=f"wss://host/ws, ws://host:port/ws or tcp://host:port (default {DEFAULT_SERVER})",
     )
@@ -175,11 +206,15 @@ def _connection_options(parser: argparse.ArgumentParser) -> None:
         "connect; for tests only)",
     )
     conn.add_argument(
-        "--protocol", type=int, choices=(0, 1, 2), default=2, help="protocol version (default 2)"
+        "--protocol",
+        type=int,
+        choices=(0, 1, 2),
+        default=SESSION.protocol,
+        help="protocol version (default 2)",
     )
     conn.add_argument(
         "--client-name",
-        default="tei-playtak",
+        default=SESSION.client_name,
         metavar="NAME",
         help="sent with `Client` (default tei-playtak)",
     )
@@ -227,41 +262,95 @@ def _logging(args: argparse.Namespace) -> Iterator[None]:
         root.handlers = saved[1]
 
 
+def _engine_settings(args: argparse.Namespace) -> dict[str, str]:
+    return dict(split_pair(item, "--engine-option") for item in args.engine_option)
+
+
+#: checks of one setting each beyond its type (dest, check of the merged arguments)
+CHECKS: tuple[tuple[str, Callable[[argparse.Namespace], object]], ...] = (
+    ("seek", lambda args: args.seek and p.Seek.parse_spec(args.seek)),
+    ("server", lambda args: ServerAddress.parse(args.server)),
+    ("ca_file", lambda args: ConnectSettings(ca_file=args.ca_file).ssl_context()),
+    ("engine_option", _engine_settings),
+    ("live", live_address),
+)
+
+
 def run(args: argparse.Namespace) -> int:
-    if not args.seek and not args.accept_from:
-        return usage_error("playtak", "give --seek SPEC or --accept-from NAME")
     try:
-        seek = p.Seek.parse_spec(args.seek) if args.seek else None
-        ServerAddress.parse(args.server)
-        ConnectSettings(ca_file=args.ca_file).ssl_context()  # a bad --ca-file is named now
-        options = dict(split_pair(item, "--engine-option") for item in args.engine_option)
-        live_address(args)
-    except (ValueError, BadServerURL, BadCaFile, LiveAddressError) as exc:
+        merged = settings(args)  # the command line over --config FILE over the defaults
+    except ConfigError as exc:
         return usage_error("playtak", exc)
-    password = args.password or os.environ.get(args.password_env)
-    problem = _bad_arguments(args, password)
+    args = merged.apply(args)
+    if args.print_config:
+        print(merged.render(), end="", flush=True)
+    problem = _bad_settings(args, merged)
     if problem:
         return usage_error("playtak", problem)
+    if args.print_config:
+        return 0
+    seek = p.Seek.parse_spec(args.seek) if args.seek else None
     with _logging(args):
-        return _play(args, seek, password, options)
+        warning = _readable_password(args, merged)
+        if warning:
+            logging.getLogger("playtak").warning("%s", warning)
+        return _play(args, seek, _password(args), _engine_settings(args))
 
 
-def _bad_arguments(args: argparse.Namespace, password: str | None) -> str | None:
+def _readable_password(args: argparse.Namespace, merged: Settings) -> str | None:
+    """A warning when the config file holds the password and others may read it."""
+    if merged.sources["password"] in (DEFAULT, COMMAND_LINE):
+        return None
+    try:
+        mode = args.config.stat().st_mode
+    except OSError:
+        return None
+    if not mode & (stat.S_IRGRP | stat.S_IROTH):
+        return None
+    return (
+        f"{args.config} holds the password and other users may read it: "
+        f"chmod 600 it, or give the password in ${args.password_env} instead"
+    )
+
+
+def _password(args: argparse.Namespace) -> str | None:
+    return args.password or os.environ.get(args.password_env)
+
+
+def _bad_settings(args: argparse.Namespace, merged: Settings) -> str | None:
+    """What is wrong with the settings (a file's key and line named), or None."""
+    if not args.seek and not args.accept_from:
+        return "give --seek SPEC or --accept-from NAME (or the key seek or accept-from)"
+    for dest, check in CHECKS:
+        try:
+            check(args)
+        except (ValueError, BadServerURL, BadCaFile, LiveAddressError) as exc:
+            return merged.blame(exc, dest)
+    found = _bad_arguments(args, _password(args))
+    return merged.blame(found[1], *found[0]) if found else None
+
+
+def _bad_arguments(
+    args: argparse.Namespace, password: str | None
+) -> tuple[tuple[str, ...], str] | None:
     """What is wrong with the options together (each one's range is checked as it is
-    parsed), or None."""
+    parsed): the dests concerned and the message, or None."""
     if args.user and not password:
-        return f"--user needs --password or ${args.password_env}"
+        return ("user", "password"), f"--user needs --password or ${args.password_env}"
     if args.dead_after <= args.ping_interval:
         # a healthy connection must not be taken for dead between two PINGs
-        return "--dead-after must be longer than --ping-interval"
+        return (
+            ("dead_after", "ping_interval"),
+            "--dead-after must be longer than --ping-interval",
+        )
     if args.bot and args.bot not in bot_names("tak"):
-        return f"no bot {args.bot!r} for tak; known: {', '.join(bot_names('tak'))}"
+        return ("bot",), f"no bot {args.bot!r} for tak; known: {', '.join(bot_names('tak'))}"
     if args.guest_token and not GUEST_TOKEN_RE.fullmatch(args.guest_token):
-        return "--guest-token must be 20 lower-case letters"
+        return ("guest_token",), "--guest-token must be 20 lower-case letters"
     if args.ptn_dir is not None:
         why = unwritable_folder(args.ptn_dir)
         if why:
-            return f"--ptn-dir {why}"
+            return ("ptn_dir",), f"--ptn-dir {why}"
     return None
 
 
