@@ -3,10 +3,15 @@
 `LineSplitter` turns bytes into lines in linear time whatever the line lengths: a line
 longer than the limit is reported once as a `LongLine` (its first bytes) and the rest of
 it, up to the next newline, is dropped without being kept. `quote` gives the start of a
-text for an error message, so a huge bad input is never echoed back whole.
+text for an error message, so a huge bad input is never echoed back whole. `printable`
+escapes the control characters of foreign text (a server's, an engine's) before it
+reaches a terminal, a log or a record; `SafeFormatter` does it for every log line.
 """
 
 from __future__ import annotations
+
+import logging
+import re
 
 import attrs
 
@@ -21,6 +26,30 @@ def quote(text: str, limit: int = QUOTE_CHARS) -> str:
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+#: control characters: C0 (with tab, newline, carriage return), DEL and C1 (CSI is \x9b)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\x{ord(match.group()):02x}"
+
+
+def printable(text: str) -> str:
+    """`text` with every control character written as a `\\xNN` escape (an ESC is
+    `\\x1b`, a NUL `\\x00`, a newline `\\x0a`), so foreign text cannot move the
+    cursor, retitle or clear a terminal, or start a line of its own."""
+    return _CONTROL.sub(_escape, text)
+
+
+class SafeFormatter(logging.Formatter):
+    """A log formatter whose lines carry no control character: each line of a formatted
+    record (the message, a traceback) goes through `printable`; the record's own line
+    breaks stay."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return "\n".join(printable(line) for line in super().format(record).split("\n"))
 
 
 @attrs.frozen

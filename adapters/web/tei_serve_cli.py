@@ -14,6 +14,7 @@ from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
 from tei.cli import build_line
 from tei.host.cli import set_options
 from tei.host.state import HostConfig, HostState
+from tei.lines import SafeFormatter
 from tei.numbers_cli import PORT, SECONDS, int_in
 from tei.options_cli import (
     add_engine_command,
@@ -143,10 +144,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         return usage_error("serve", f"cannot open log {args.log!r}: {exc}")
     server = TeiSocketServer(config, transcript)  # its host setup was checked by _config
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
-        format="tei serve: %(message)s",
-    )
+    handler = logging.StreamHandler()
+    handler.setFormatter(SafeFormatter("tei serve: %(message)s"))  # no control characters
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, handlers=[handler])
     hosts = args.host or list(DEFAULT_HOSTS)
     binds = [f"[{h}]:{args.port}" if ":" in h else f"{h}:{args.port}" for h in hosts]
     try:
