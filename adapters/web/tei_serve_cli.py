@@ -38,8 +38,8 @@ EPILOG = """\
 Each websocket connection (path /, one TEI line per text message) gets its own session:
 a built-in bot hosted in process, or with '-- ENGINE ARGV...' a fresh engine process,
 stopped (with everything it started) when the connection closes. Only pages whose Origin
-is allowed may connect (default: https://ptn.ninja, http://localhost:*, http://127.0.0.1:*);
-programs that send no Origin are let in. See docs/gui.md.
+is allowed may connect (default: https://ptn.ninja, http://localhost:*, http://127.0.0.1:*,
+http://[::1]:*); programs that send no Origin are let in. See docs/gui.md.
 
 examples:
   tei serve                                  Tak, strongest built-in bot, port 7731
