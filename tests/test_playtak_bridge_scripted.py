@@ -441,3 +441,30 @@ async def test_remote_names_make_safe_record_files_and_the_bot_goes_on(
     assert len(first.name) <= 120 and re.fullmatch(r"[A-Za-z0-9_.-]+", first.name)
     record = PtnGame.parse(first.read_text(encoding="utf-8"))
     assert (record.tag("Player1"), record.tag("Player2")) == (opponent, "Guest1")
+
+
+async def test_a_write_that_raises_value_error_is_kept_and_the_bot_goes_on(
+    nursery: trio.Nursery, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A record path the OS refuses with ValueError (a NUL byte: here in the folder)
+    fails like an OSError: the game counts, the bot seeks again and plays on, and at the
+    end the records still unwritten are logged as PTN text, not lost."""
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn)
+        await conn.expect("Seek *")
+        await conn.send("Game Start 1 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
+        await conn.send("Game#1 Over 1-0")
+        await conn.expect("Seek *")  # not wedged by the failed write
+        await conn.send("Game Start 2 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
+        await conn.send("Game#2 Over 0-1")
+        await trio.sleep(5)
+
+    folder = tmp_path / "bad\x00folder"
+    bridge = await scripted_bridge(nursery, script, seek="5 60 0 B", games=2, ptn_dir=folder)
+    await play_both(bridge, limit=20)
+    assert bridge.finished == [(1, "1-0", None), (2, "0-1", None)]
+    assert "cannot write the record of game 1" in caplog.text
+    for game in (1, 2):
+        assert f"record of game {game}, not written:\n[Site " in caplog.text
+        assert f'[PlayTakID "{game}"]' in caplog.text
