@@ -11,7 +11,6 @@ reaches a terminal, a log or a record; `SafeFormatter` does it for every log lin
 from __future__ import annotations
 
 import logging
-import re
 
 import attrs
 
@@ -28,19 +27,23 @@ def quote(text: str, limit: int = QUOTE_CHARS) -> str:
     return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
-#: control characters: C0 (with tab, newline, carriage return), DEL and C1 (CSI is \x9b)
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-
-
-def _escape(match: re.Match[str]) -> str:
-    return f"\\x{ord(match.group()):02x}"
+def _escape(char: str) -> str:
+    code = ord(char)
+    if char.isprintable():
+        return char
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def printable(text: str) -> str:
-    """`text` with every control character written as a `\\xNN` escape (an ESC is
-    `\\x1b`, a NUL `\\x00`, a newline `\\x0a`), so foreign text cannot move the
-    cursor, retitle or clear a terminal, or start a line of its own."""
-    return _CONTROL.sub(_escape, text)
+    """`text` with every character Python does not call printable written as an escape
+    like `repr` writes it (an ESC is `\\x1b`, a NUL `\\x00`, a newline `\\x0a`, a
+    right-to-left override `\\u202e`), so foreign text cannot move the cursor, retitle
+    or clear a terminal, reorder what it shows, or start a line of its own."""
+    if text.isprintable():
+        return text
+    return "".join(_escape(char) for char in text)
 
 
 class SafeFormatter(logging.Formatter):

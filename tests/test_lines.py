@@ -109,12 +109,13 @@ def test_printable_escapes_every_control_character_and_keeps_the_rest() -> None:
         "a\\x1b[2Jb\\x00c\\x07\\x7f\\x9b\\x09\\x0a"
     )
     assert printable("Grüße, 五目 \\ ok") == "Grüße, 五目 \\ ok"
+    assert printable("a\u202eb\u200bc\U000e0001") == "a\\u202eb\\u200bc\\U000e0001"
 
 
 @given(st.text())
 def test_printable_text_has_no_control_character(text: str) -> None:
     shown = printable(text)
-    assert not any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in shown)
+    assert shown.isprintable()
     assert shown == text or len(shown) > len(text)
 
 
