@@ -338,6 +338,7 @@ def test_a_game_of_an_impossible_size_is_resigned_and_the_bot_seeks_again(
     assert not of(ev.Think, out) and not of(ev.WarmUp, out)
     assert script.state.live is None and script.state.finished == []
     assert f"game 7 cannot be played (bad Tak option size='{size}'" in caplog.text
+    assert not any(record.exc_info for record in caplog.records)  # no traceback
     assert script.feed("Game#7 Over 1-0") == []  # its end changes nothing
     think(script.feed(WHITE_START))  # the next game is played
     assert script.state.live is not None
