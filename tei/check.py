@@ -28,7 +28,6 @@ __all__ = [
     "CheckResult",
     "check_engine",
     "check_names",
-    "printable",
     "run_checks",
 ]
 
@@ -72,13 +71,9 @@ class CheckResult:
 SESSION_CHECKS = ("info lines parse", "pv moves legal", "only TEI lines on stdout")
 
 
-def printable(text: str) -> str:
-    """`text` with control characters escaped (`\\u001b`), safe to print on a terminal."""
-    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
-
-
 def _excerpt(entries: Sequence[TranscriptEntry], lines: int = 14) -> tuple[str, ...]:
-    return tuple(printable(e.to_line()) for e in list(entries)[-lines:])
+    """The last `lines` entries as text (their control characters escaped)."""
+    return tuple(e.to_line() for e in list(entries)[-lines:])
 
 
 #: the pv lines seen, for the session check that plays them out

@@ -11,6 +11,7 @@ from typing import TextIO
 import trio
 
 from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine, check_names
+from tei.lines import printable
 from tei.numbers_cli import POSITIVE_SECONDS
 from tei.options_cli import (
     add_engine_command,
@@ -85,7 +86,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def print_result(result: CheckResult, out: TextIO) -> None:
     try:
-        out.write(result.to_line() + "\n")
+        out.write(printable(result.to_line()) + "\n")  # details quote the engine
         for line in result.excerpt:
             out.write(f"      | {line}\n")
         out.flush()

@@ -3,10 +3,14 @@
 `LineSplitter` turns bytes into lines in linear time whatever the line lengths: a line
 longer than the limit is reported once as a `LongLine` (its first bytes) and the rest of
 it, up to the next newline, is dropped without being kept. `quote` gives the start of a
-text for an error message, so a huge bad input is never echoed back whole.
+text for an error message, so a huge bad input is never echoed back whole. `printable`
+escapes the control characters of foreign text (a server's, an engine's) before it
+reaches a terminal, a log or a record; `SafeFormatter` does it for every log line.
 """
 
 from __future__ import annotations
+
+import logging
 
 import attrs
 
@@ -21,6 +25,34 @@ def quote(text: str, limit: int = QUOTE_CHARS) -> str:
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if char.isprintable():
+        return char
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def printable(text: str) -> str:
+    """`text` with every character Python does not call printable written as an escape
+    like `repr` writes it (an ESC is `\\x1b`, a NUL `\\x00`, a newline `\\x0a`, a
+    right-to-left override `\\u202e`), so foreign text cannot move the cursor, retitle
+    or clear a terminal, reorder what it shows, or start a line of its own."""
+    if text.isprintable():
+        return text
+    return "".join(_escape(char) for char in text)
+
+
+class SafeFormatter(logging.Formatter):
+    """A log formatter whose lines carry no control character: each line of a formatted
+    record (the message, a traceback) goes through `printable`; the record's own line
+    breaks stay."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return "\n".join(printable(line) for line in super().format(record).split("\n"))
 
 
 @attrs.frozen

@@ -2,7 +2,8 @@
 
 Each entry prints as `<monotonic seconds> <engine name> <dir> <line>` where dir is `>` for
 a line sent to the engine, `<` for a line it wrote on stdout and `!` for a line it wrote on
-stderr. A `Transcript` keeps the most recent entries in memory (the compliance checker
+stderr; control characters in the engine's text are written escaped (`\\x1b`). A
+`Transcript` keeps the most recent entries in memory (the compliance checker
 shows excerpts from them) and can also write every entry to text streams or a file.
 """
 
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import TextIO
 
 import attrs
+
+from tei.lines import printable
 
 #: direction marks
 TO_ENGINE = ">"
@@ -36,7 +39,9 @@ class TranscriptEntry:
     line: str
 
     def to_line(self) -> str:
-        return f"{self.time:.3f} {self.engine} {self.direction} {self.line}"
+        """The entry as one log line: the engine's text (and name) with control
+        characters escaped (`printable`), so a log shown on a terminal cannot drive it."""
+        return f"{self.time:.3f} {printable(self.engine)} {self.direction} {printable(self.line)}"
 
     @classmethod
     def parse(cls, text: str) -> TranscriptEntry:

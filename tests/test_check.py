@@ -12,7 +12,8 @@ import pytest
 import trio
 from engines.procs import fake, fake_processes, tei
 
-from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine, printable
+from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine
+from tei.lines import printable
 
 ALL = ["handshake", *(name for name, _ in CHECKS), *SESSION_CHECKS]
 HOST = [sys.executable, "-m", "tei", "engine"]
@@ -139,9 +140,7 @@ async def test_an_engine_that_closed_its_output_is_not_called_terminated() -> No
 
 
 def test_excerpts_escape_control_bytes() -> None:
-    assert printable("info string \x1b[2J\x07ok\u200b") == (
-        "info string \\u001b[2J\\u0007ok\\u200b"
-    )
+    assert printable("info string \x1b[2J\x07ok\u200b") == ("info string \\x1b[2J\\x07ok\\u200b")
 
 
 async def test_failures_carry_a_transcript_excerpt() -> None:

@@ -311,3 +311,52 @@ def test_a_local_cluster_end_to_end(tmp_path: Path) -> None:
     tags = [r.tags for r in read_records(out.read_text())]
     points = {s["who"][0]: s["points"] for s in data["standings"]}
     assert points == {**{"random": 0.0, "greedy": 0.0}, **standings_of_records(tags)}
+
+
+def _listening(pids: Iterable[int]) -> list[str]:
+    """The addresses (`ip:port`) the processes `pids` listen on, from /proc (Linux)."""
+    inodes: set[str] = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if link.startswith("socket:["):
+                        inodes.add(link[8:-1])
+    found = []
+    for table, size in (("tcp", 4), ("tcp6", 16)):
+        with open(f"/proc/net/{table}") as rows:
+            for row in list(rows)[1:]:
+                fields = row.split()
+                if fields[3] != "0A" or fields[9] not in inodes:  # 0A: LISTEN
+                    continue
+                hexip, hexport = fields[1].split(":")
+                raw = bytes.fromhex(hexip)
+                # /proc writes each 32-bit word in host (little-endian) order
+                ip = b"".join(raw[i : i + 4][::-1] for i in range(0, size, 4))
+                family = socket.AF_INET6 if size == 16 else socket.AF_INET
+                found.append(f"{socket.inet_ntop(family, ip)}:{int(hexport, 16)}")
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads /proc (Linux)")
+def test_a_local_cluster_listens_on_loopback_only() -> None:
+    """`--cluster local:N`: the scheduler, the workers, their nannies and dashboards all
+    listen on 127.0.0.1 (what docs/cluster.md says), never on another interface."""
+    from adapters.referee.cluster import _connect
+
+    client, cluster = _connect(ClusterAddress.parse("local:2"))
+    try:
+        client.wait_for_workers(2, timeout=60)
+        info = client.scheduler_info()
+        addresses = [info["address"]]
+        for worker, details in info["workers"].items():
+            addresses += [worker, details["nanny"]]
+        assert all(a.startswith("tcp://127.0.0.1:") for a in addresses), addresses
+        pids = {os.getpid(), *client.run(os.getpid).values()}
+        listening = _listening(pids)
+        assert len(listening) >= len(addresses), listening
+        assert all(a.startswith("127.0.0.1:") for a in listening), listening
+    finally:
+        client.close()
+        cluster.close()

@@ -135,3 +135,15 @@ def test_transcript_lines_round_trip_and_marks() -> None:
     assert len(entries) == 4
     with pytest.raises(ValueError, match="not a transcript line"):
         TranscriptEntry.parse("hello")
+
+
+def test_transcript_lines_carry_no_control_characters() -> None:
+    """An engine's escape sequences are written escaped to the log (one line each),
+    while the entry kept in memory holds the line as it came."""
+    sink = io.StringIO()
+    transcript = Transcript(sink)
+    entry = transcript.record("evil\x1b[2J", "!", "boom\x1b]0;owned\x07\x9b31m\rover")
+    assert entry.line == "boom\x1b]0;owned\x07\x9b31m\rover"
+    written = sink.getvalue()
+    assert written.endswith(" evil\\x1b[2J ! boom\\x1b]0;owned\\x07\\x9b31m\\x0dover\n")
+    assert written.count("\n") == 1 and not any(c in written for c in "\x1b\x07\x9b\r")

@@ -185,7 +185,6 @@ def test_isready_and_empty_lines() -> None:
     ("line", "fragment"),
     [
         ("frobnicate now", "unknown command 'frobnicate'"),
-        ("go depth deep", "'go depth deep'"),
         ("setoption name Nope value 1", "unknown option 'Nope'"),
         ("setoption name Style value loud", "loud"),
         ("setoption name Game value chess", "chess"),
@@ -199,6 +198,26 @@ def test_bad_input_gives_one_error_line(line: str, fragment: str) -> None:
     out = lines(state.on_line(line, 0.0))
     assert len(out) == 1
     assert out[0].startswith("info string error: ") and fragment in out[0]
+
+
+@pytest.mark.parametrize("line", ["go nodes 1e309", "go depth deep", "GO movetime -", "go wtime"])
+def test_a_malformed_go_gets_an_error_and_its_one_bestmove(line: str) -> None:
+    state = make_state()
+    state.on_line("position startpos", 0.0)
+    out = lines(state.on_line(line, 0.0))
+    assert len(out) == 2 and out[0].startswith("info string error: ")
+    assert out[1] == "bestmove --"
+    assert state.search is None
+
+
+def test_a_malformed_go_during_a_search_is_only_refused() -> None:
+    """The running search owes the one bestmove; the bad go gets an error line."""
+    state = make_state()
+    state.on_line("position startpos", 0.0)
+    start(state.on_line("go infinite", 0.0))
+    out = lines(state.on_line("go nodes 1e309", 0.0))
+    assert len(out) == 1 and out[0].startswith("info string error: ")
+    assert state.search is not None
 
 
 def test_go_before_position_answers_no_move() -> None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+import sys
 from collections.abc import Callable
 from typing import TypeVar
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tei.lines import LineSplitter, LongLine, quote
+from tei.lines import LineSplitter, LongLine, SafeFormatter, printable, quote
 
 T = TypeVar("T")
 
@@ -100,3 +102,34 @@ def test_line_splitting_does_not_depend_on_chunking(texts: list[str], cuts: list
     got = [*in_pieces(pieces.feed, data, cuts), *pieces.flush()]
     assert got == expected
     assert all("\n" not in line for line in got)
+
+
+def test_printable_escapes_every_control_character_and_keeps_the_rest() -> None:
+    assert printable("a\x1b[2Jb\x00c\x07\x7f\x9b\t\n") == (
+        "a\\x1b[2Jb\\x00c\\x07\\x7f\\x9b\\x09\\x0a"
+    )
+    assert printable("Grüße, 五目 \\ ok") == "Grüße, 五目 \\ ok"
+    assert printable("a\u202eb\u200bc\U000e0001") == "a\\u202eb\\u200bc\\U000e0001"
+
+
+@given(st.text())
+def test_printable_text_has_no_control_character(text: str) -> None:
+    shown = printable(text)
+    assert shown.isprintable()
+    assert shown == text or len(shown) > len(text)
+
+
+def test_the_safe_formatter_escapes_messages_and_tracebacks_but_keeps_their_lines() -> None:
+    formatter = SafeFormatter("%(levelname)s %(message)s")
+    try:
+        raise ValueError("bad \x1b]0;title\x07")
+    except ValueError:
+        record = logging.LogRecord(
+            "t", logging.ERROR, __file__, 1, "%s said %s", ("ev\x1bil", "hi\x9b"), None
+        )
+        record.exc_info = sys.exc_info()
+    text = formatter.format(record)
+    lines = text.split("\n")
+    assert lines[0] == "ERROR ev\\x1bil said hi\\x9b"
+    assert lines[-1] == "ValueError: bad \\x1b]0;title\\x07"
+    assert not any(c in text for c in "\x1b\x07\x9b")

@@ -5,6 +5,7 @@ test_playtak_bridge_state.py)."""
 from __future__ import annotations
 
 import logging
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -401,3 +402,69 @@ async def test_undo_requests_are_ignored_but_an_agreed_undo_is_followed(
     assert len(record.moves) == 2  # a1, then the move played after the undo
     second = ServerMove.from_move(Move.from_ptn(record.moves[1]))
     assert second.to_text() == sent[1].removeprefix("Game#9 ")
+
+
+@pytest.mark.parametrize(
+    "opponent",
+    ["bo\x00b", "../../x", "n" * 300, "\x1b]0;owned\x07"],
+    ids=["nul", "dots", "long", "esc"],
+)
+async def test_remote_names_make_safe_record_files_and_the_bot_goes_on(
+    nursery: trio.Nursery, tmp_path: Path, opponent: str
+) -> None:
+    """A player name with a NUL byte, a path or 300 characters: the record is written in
+    the folder under a safe name with the game id, its tags keep the real names, and the
+    bot seeks again and plays its second game (it does not wedge on the write)."""
+    folder = tmp_path / "ptn"
+    seeks: list[str] = []
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn)
+        await conn.expect("Seek *")
+        await conn.send(f"Game Start 1 {opponent} vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
+        await conn.send("Game#1 Over 1-0")
+        seeks.extend(await conn.expect("Seek *"))  # not wedged: a new seek
+        await conn.send("Game Start 2 Guest1 vs bobby white 5 60 0 0 21 1 0 0 0 0 0")
+        await conn.send("Game#2 Over 0-1")
+        await trio.sleep(5)
+
+    bridge = await scripted_bridge(nursery, script, seek="5 60 0 B", games=2, ptn_dir=folder)
+    await play_both(bridge, limit=20)
+    assert [(g, r) for g, r, _ in bridge.finished] == [(1, "1-0"), (2, "0-1")]
+    assert seeks
+    paths = [path for _, _, path in bridge.finished]
+    assert all(path is not None and path.parent == folder and path.exists() for path in paths)
+    assert sorted(tmp_path.rglob("*.ptn")) == sorted(p for p in paths if p is not None)
+    first = paths[0]
+    assert first is not None
+    assert first.name.startswith("playtak-1-") and first.name.endswith("-vs-Guest1.ptn")
+    assert len(first.name) <= 120 and re.fullmatch(r"[A-Za-z0-9_.-]+", first.name)
+    record = PtnGame.parse(first.read_text(encoding="utf-8"))
+    assert (record.tag("Player1"), record.tag("Player2")) == (opponent, "Guest1")
+
+
+async def test_a_write_that_raises_value_error_is_kept_and_the_bot_goes_on(
+    nursery: trio.Nursery, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A record path the OS refuses with ValueError (a NUL byte: here in the folder)
+    fails like an OSError: the game counts, the bot seeks again and plays on, and at the
+    end the records still unwritten are logged as PTN text, not lost."""
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn)
+        await conn.expect("Seek *")
+        await conn.send("Game Start 1 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
+        await conn.send("Game#1 Over 1-0")
+        await conn.expect("Seek *")  # not wedged by the failed write
+        await conn.send("Game Start 2 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
+        await conn.send("Game#2 Over 0-1")
+        await trio.sleep(5)
+
+    folder = tmp_path / "bad\x00folder"
+    bridge = await scripted_bridge(nursery, script, seek="5 60 0 B", games=2, ptn_dir=folder)
+    await play_both(bridge, limit=20)
+    assert bridge.finished == [(1, "1-0", None), (2, "0-1", None)]
+    assert "cannot write the record of game 1" in caplog.text
+    for game in (1, 2):
+        assert f"record of game {game}, not written:\n[Site " in caplog.text
+        assert f'[PlayTakID "{game}"]' in caplog.text

@@ -323,3 +323,31 @@ def test_a_record_that_cannot_be_written_is_kept_and_retried(
     # on the way out: one more try at game 3
     last = script.state.close()
     assert [r.live.start.game_id for r in of(ev.WriteRecord, last)] == [3]
+
+
+@pytest.mark.parametrize("size", [0, 100])
+def test_a_game_of_an_impossible_size_is_resigned_and_the_bot_seeks_again(
+    size: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """No traceback and no game left hanging: the bot resigns it, counts nothing, and
+    goes on seeking; the next game is played as usual."""
+    script = Script(games=1)
+    script.login()
+    out = script.feed(f"Game Start 7 bobby vs Guest1 black {size} 60 0 0 21 1 0 0 0 0 0")
+    assert sent(out) == ["Game#7 Resign", SEEK_LINE]
+    assert not of(ev.Think, out) and not of(ev.WarmUp, out)
+    assert script.state.live is None and script.state.finished == []
+    assert f"game 7 cannot be played (bad Tak option size='{size}'" in caplog.text
+    assert not any(record.exc_info for record in caplog.records)  # no traceback
+    assert script.feed("Game#7 Over 1-0") == []  # its end changes nothing
+    think(script.feed(WHITE_START))  # the next game is played
+    assert script.state.live is not None
+
+
+def test_a_replay_that_does_not_fit_ends_the_game_unfinished() -> None:
+    script = Script()
+    script.login()
+    script.feed(BLACK_START)
+    out = script.feed(BLACK_START.replace(" black 5 ", " black 100 "))
+    assert sent(out) == ["Game#2 Resign", SEEK_LINE]
+    assert [(g, r) for g, r, _ in script.state.finished] == [(2, "*")]

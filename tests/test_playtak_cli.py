@@ -341,3 +341,45 @@ def test_the_local_server_answers_to_its_earlier_name() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "--ws-port" in done.stdout and "python -m adapters.playtak.server" in done.stdout
+
+
+#: what a hostile server puts in names and chat: clear the screen, retitle the window,
+#: a C1 CSI, a NUL
+ESCAPES = ["\x1b[2J", "\x1b]0;owned\x07", "\x9b31m", "\x00"]
+
+
+async def test_control_characters_of_the_server_are_escaped_on_stderr_and_in_the_log(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """Shout, Tell, Message and error text, sender and player names reach stderr and
+    --log (at INFO) with every control character escaped, not as raw bytes."""
+    from tests.playtak_support.bridges import login_burst, serve_script
+
+    clear, title, csi, nul = ESCAPES
+    chat = [
+        f"Shout <ev{clear}il> hi{title}",
+        f"Tell <m{csi}allory> psst{nul}",
+        f"ShoutRoom lobby <x{title}> y{clear}",
+        f"Message {clear}welcome",
+        f"Error:{title}nope",
+    ]
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn, extra=chat)
+        await conn.expect("Seek *")
+        await conn.send(f"Game Start 1 b{clear}ob vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0")
+        await conn.send("Game#1 Over 1-0")
+        await trio.sleep(10)
+
+    port = await serve_script(nursery, script)
+    log = tmp_path / "bot.log"
+    argv = [*TEI, "--bot", "random", "--games", "1", "--seek", "5 60 0 B"]
+    argv += ["--server", f"tcp://127.0.0.1:{port}", "--log", str(log)]
+    with trio.fail_after(60):
+        done = await trio.run_process(argv, capture_stdout=True, capture_stderr=True)
+    assert done.stdout.decode() == "game 1: 1-0\n"
+    for text in (done.stderr.decode("utf-8"), log.read_text(encoding="utf-8")):
+        assert not any(c in text for c in "\x1b\x07\x9b\x00"), text
+        assert "hi\\x1b]0;owned\\x07" in text and "psst\\x00" in text  # escaped, not lost
+        assert "m\\x9b31mallory" in text and "\\x1b[2Jwelcome" in text
+        assert "game 1: b\\x1b[2Job vs Guest1" in text

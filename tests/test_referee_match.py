@@ -372,3 +372,20 @@ async def test_draw_adjudication_by_level_scores() -> None:
         "1/2-1/2",
         4,
     )
+
+
+async def test_an_engines_control_characters_are_escaped_in_the_crash_comment(
+    tmp_path: Path,
+) -> None:
+    """A crashing engine's last stderr words land in the `{crashed: ...}` comment with
+    their control characters escaped: the record cannot clear or retitle a terminal."""
+    out = tmp_path / "games.ptn"
+    words = "boom\x1b[2J\x1b]0;owned\x07\x9b31m"
+    bad = refbot("crash", "--at", "2", "--last-words", words)
+    await play(settings([refbot("good"), bad], records=str(out), timeout=1.0))
+    text = out.read_text(encoding="utf-8")
+    assert not any(c in text for c in "\x1b\x07\x9b"), text
+    notes = [record.comments[-1] for record in games(out)]
+    assert len(notes) == 2
+    assert all(n.startswith("crashed: ") for n in notes)
+    assert all("boom\\x1b[2J\\x1b]0;owned\\x07\\x9b31m" in n for n in notes), notes

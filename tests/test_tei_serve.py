@@ -161,7 +161,8 @@ def test_origins_refused_and_allowed(start: StartServer, clients: list[Client]) 
         with pytest.raises(websocket.WebSocketBadStatusException) as refused:
             connect(server, clients, origin=origin)
         assert refused.value.status_code == 403
-    for origin in ("https://ptn.ninja", "http://localhost:5173", "http://my.example:8080"):
+    allowed = ("https://ptn.ninja", "http://localhost:5173", "http://[::1]:5173")
+    for origin in (*allowed, "http://my.example:8080"):
         client = connect(server, clients, origin=origin)
         client.ping()
         client.close()

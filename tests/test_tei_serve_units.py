@@ -22,6 +22,10 @@ from adapters.web.tei_relay import RelayState
         ("http://localhost:80x", False),
         ("http://127.0.0.1:3000", True),
         ("https://127.0.0.1:3000", False),
+        ("http://[::1]:8000", True),  # tei serve listens on ::1 too
+        ("http://[::1]", True),
+        ("http://[::2]:8000", False),
+        ("http://[::1]:8000.evil.example", False),
         ("null", False),
         ("", False),
         (None, True),  # a program, not a browser page

@@ -196,7 +196,7 @@ class Bridge:
         game_id = output.live.start.game_id
         try:
             path = write_record(output.live, output.result, folder, site)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: a path the OS cannot take
             return s.RecordFailed(game_id, str(exc))
         return s.RecordWritten(game_id, path)
 

@@ -252,10 +252,15 @@ class BridgeState:
                 break
 
     def _game_start(self, event: p.GameStart) -> None:
+        try:
+            game = rules_game(event)
+        except GameError as exc:
+            self._refuse_game(event, exc)
+            return
         live = self.live
         if live is not None and live.start.game_id == event.game_id:
             log.info("game %d is being replayed by the server", event.game_id)
-            live.game = rules_game(event)
+            live.game = game
             live.moves.clear()
             live.resuming = True
             live.awaiting_replay = False
@@ -272,7 +277,7 @@ class BridgeState:
         self.live = live = LiveGame(
             event,
             inc * 1000,
-            rules_game(event),
+            game,
             [clock, clock],
             self._now,
             resuming=late,
@@ -288,6 +293,17 @@ class BridgeState:
         if not live.our_turn and not live.resuming:
             self._out.append(WarmUp(self._new_game))
         self._maybe_think()
+
+    def _refuse_game(self, event: p.GameStart, why: GameError) -> None:
+        """A game the rules cannot set up (a size of 0 or 100, a bad piece count): resign
+        it at once, record nothing, and look for the next game."""
+        log.error("game %d cannot be played (%s): resigning", event.game_id, why)
+        self._out.append(Send(p.GameAction(event.game_id, "Resign")))
+        self._accept_pending = None
+        if self.live is not None:  # replaced by this game, or its replay no longer fits
+            self._finish(self.live, "*")
+        elif self._settled:
+            self._look_for_game()
 
     def _engine_game(self, start: p.GameStart) -> NewGame:
         """The engine's new game for a server game (without komi when it has none)."""

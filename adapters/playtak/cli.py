@@ -44,6 +44,7 @@ from tei.config_file import (
     add_config_options,
     settings,
 )
+from tei.lines import SafeFormatter
 from tei.numbers_cli import POSITIVE_SECONDS, float_in, int_in
 from tei.options_cli import add_pairs_option, set_epilog, split_pair, usage_error
 from tei.seat import Launch
@@ -244,7 +245,8 @@ def _logging(args: argparse.Namespace) -> Iterator[None]:
                 encoding="utf-8",
             )
         )
-    formatter = logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s")
+    # foreign text (names, chat, engine errors) is logged with its control characters escaped
+    formatter = SafeFormatter("%(asctime)s %(name)s %(levelname)s %(message)s")
     for handler in handlers:
         handler.setFormatter(formatter)
     root.handlers = handlers

@@ -8,6 +8,7 @@ description of the engine's last search info.
 from __future__ import annotations
 
 import logging
+import re
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -108,13 +109,31 @@ def describe_info(info: Any) -> str:
     return f" ({', '.join(parts)})" if parts else ""
 
 
+#: longest part of a file name made from a remote name
+NAME_PART_CHARS = 32
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def file_name_part(text: str, limit: int = NAME_PART_CHARS) -> str:
+    """Remote text (a player name) as a safe part of a file name: ASCII letters, digits,
+    `_` and `-` kept, every other character `_` (no `/`, `..`, NUL or control character
+    gets through), at most `limit` characters, never empty."""
+    return _UNSAFE.sub("_", text[:limit]) or "_"
+
+
+def record_file_name(start: p.GameStart, began: datetime) -> str:
+    """`playtak-ID-STAMP-WHITE-vs-BLACK.ptn`: the game id (unique on a server) and the
+    start time, the names made safe by `file_name_part` (the tags keep them whole)."""
+    stamp = began.strftime("%Y%m%d-%H%M%S")
+    white, black = file_name_part(start.white), file_name_part(start.black)
+    return f"playtak-{start.game_id}-{stamp}-{white}-vs-{black}.ptn"
+
+
 def write_record(live: LiveGame, result: str, directory: Path, site: str) -> Path:
     """Write a finished game as a PTN file with playtak's tags; its path."""
-    start = live.start
     record = ptn_record(live, result, site)
     directory.mkdir(parents=True, exist_ok=True)
-    stamp = live.began.strftime("%Y%m%d-%H%M%S")
-    path = directory / f"playtak-{start.game_id}-{stamp}-{start.white}-vs-{start.black}.ptn"
+    path = directory / record_file_name(live.start, live.began)
     path.write_text(record.text(), encoding="utf-8")
     log.info("wrote %s", path)
     return path

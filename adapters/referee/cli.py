@@ -92,7 +92,8 @@ def _schedule_options(parser: argparse.ArgumentParser) -> None:
         "--cluster",
         metavar="ADDRESS",
         help="play the games on a Dask cluster: tcp://HOST:8786 (a running `dask scheduler`)"
-        " or local[:N] (N worker processes on this machine); needs tei-host[cluster]",
+        " or local[:N] (N worker processes on this machine, listening on 127.0.0.1 only);"
+        " whoever reaches a scheduler runs code on its workers; needs tei-host[cluster]",
     )
     sch.add_argument("--openings", nargs="+", metavar="FILE", help="opening book file(s)")
     sch.add_argument(

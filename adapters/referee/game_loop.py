@@ -35,6 +35,7 @@ from adapters.referee.schedule import Pairing
 from rules.game import Game, Outcome
 from rules.registry import game_class
 from tei.driver import PlayResult
+from tei.lines import printable
 from tei.seat import EngineSeat, FaultKind, NewGame, SeatFault
 
 NORMAL = "normal"
@@ -337,7 +338,8 @@ def _record(
         result=judged.outcome.code,
         start_position=start.start_position,
         seat_names=tuple(game.seat_name(s) for s in range(game.players)),
-        note=f"{judged.termination}: {judged.detail}" if judged.detail else None,
+        # the detail quotes the engine (its stderr, its output): no control character
+        note=f"{judged.termination}: {printable(judged.detail)}" if judged.detail else None,
         details=tuple(details),
     )
 

@@ -12,7 +12,14 @@ import attrs
 
 from adapters.web.errors import WebError
 
-DEFAULT_ORIGINS = ("https://ptn.ninja", "http://localhost:*", "http://127.0.0.1:*")
+#: PTN Ninja, and pages served from this machine under each loopback name `tei serve`
+#: listens on (127.0.0.1 and ::1)
+DEFAULT_ORIGINS = (
+    "https://ptn.ninja",
+    "http://localhost:*",
+    "http://127.0.0.1:*",
+    "http://[::1]:*",
+)
 
 
 class OriginPatternError(WebError):

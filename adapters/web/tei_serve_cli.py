@@ -14,6 +14,7 @@ from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
 from tei.cli import build_line
 from tei.host.cli import set_options
 from tei.host.state import HostConfig, HostState
+from tei.lines import SafeFormatter
 from tei.numbers_cli import PORT, SECONDS, int_in
 from tei.options_cli import (
     add_engine_command,
@@ -37,8 +38,8 @@ EPILOG = """\
 Each websocket connection (path /, one TEI line per text message) gets its own session:
 a built-in bot hosted in process, or with '-- ENGINE ARGV...' a fresh engine process,
 stopped (with everything it started) when the connection closes. Only pages whose Origin
-is allowed may connect (default: https://ptn.ninja, http://localhost:*, http://127.0.0.1:*);
-programs that send no Origin are let in. See docs/gui.md.
+is allowed may connect (default: https://ptn.ninja, http://localhost:*, http://127.0.0.1:*,
+http://[::1]:*); programs that send no Origin are let in. See docs/gui.md.
 
 examples:
   tei serve                                  Tak, strongest built-in bot, port 7731
@@ -143,10 +144,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         return usage_error("serve", f"cannot open log {args.log!r}: {exc}")
     server = TeiSocketServer(config, transcript)  # its host setup was checked by _config
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
-        format="tei serve: %(message)s",
-    )
+    handler = logging.StreamHandler()
+    handler.setFormatter(SafeFormatter("tei serve: %(message)s"))  # no control characters
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, handlers=[handler])
     hosts = args.host or list(DEFAULT_HOSTS)
     binds = [f"[{h}]:{args.port}" if ":" in h else f"{h}:{args.port}" for h in hosts]
     try:

@@ -132,6 +132,9 @@ class HostState:
         try:
             message = p.parse_gui_line(line)
         except p.ProtocolError as exc:
+            if self.search is None and line.lower().split(maxsplit=1)[:1] == ["go"]:
+                # a malformed go (`go nodes 1e309`) still gets its one bestmove
+                return [_error(str(exc)), Send("bestmove --")]
             return [_error(str(exc))]
         match message:
             case p.Unknown(line=""):

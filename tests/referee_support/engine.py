@@ -19,7 +19,7 @@ request from a given ply on.
 --delay S: think S seconds before each answer (honours stop); --seed N; --tag WORD
 (ignored: lets a test find its processes); --script "a1 c3 ...": the action to play at
 each ply while the script lasts; --score "cp -700": an `info score` with it before every
-answer ("solved loss", "mate 3", ...).
+answer ("solved loss", "mate 3", ...); --last-words TEXT: what `crash` writes on stderr.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ class Engine:
             subprocess.Popen([sys.executable, "-c", helper, self.args.tag], start_new_session=True)
             os._exit(3)
         if self.misbehaving() and self.args.mode == "crash":
-            sys.stderr.write("refbot: crashing as asked\n")
+            sys.stderr.write(self.args.last_words + "\n")
             sys.stderr.flush()
             sys.exit(3)
         self.stop.clear()
@@ -164,6 +164,7 @@ def main() -> None:
     parser.add_argument("--tag", default="", help="ignored; marks the process for tests")
     parser.add_argument("--script", default="", help="the actions to play, by ply")
     parser.add_argument("--score", default="", help="the score reported with every move")
+    parser.add_argument("--last-words", default="refbot: crashing as asked")
     Engine(parser.parse_args()).run()
     time.sleep(0)
 

@@ -23,6 +23,7 @@ import trio_websocket
 
 from adapters.playtak.server.lobby import LobbyCore, Output, ServerSettings
 from adapters.playtak.watch import Changes
+from tei.lines import SafeFormatter
 from tei.numbers_cli import PORT, POSITIVE_SECONDS, SECONDS, SEED
 from tei.options_cli import UsageError, split_pair
 
@@ -267,10 +268,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"playtak server: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(name)s %(message)s",
-    )
+    handler = logging.StreamHandler()
+    handler.setFormatter(SafeFormatter("%(asctime)s %(name)s %(message)s"))  # no control chars
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, handlers=[handler])
     settings = ServerSettings(
         users=users,
         auto_register=not args.no_auto_register,
