@@ -313,7 +313,7 @@ def run(args: argparse.Namespace) -> int:
             trio.run(match.run)
         else:
             run_live(match, bus, live)
-    except MatchError as exc:
+    except (MatchError, StateError) as exc:
         console.close()
         return usage_error("match", exc)
     except KeyboardInterrupt:

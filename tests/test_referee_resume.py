@@ -1,0 +1,163 @@
+"""`tei match --resume` against damaged or mixed files: a complete record is never
+removed, an unfinished one is kept in a side file, and the lines of another match or of
+games outside the schedule are refused, naming the line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from engines.procs import tei
+from referee_support import ENGINE
+
+from adapters.referee.openings import read_records
+from adapters.referee.state import read_state
+from tei.cli import main
+
+BOTS = ["--engine", "bot=random", "--engine", "bot=greedy"]
+FAULTY = ["--engine", f"cmd={sys.executable} {ENGINE} --mode good", "name=good"]
+FAULTY += ["--engine", f"cmd={sys.executable} {ENGINE} --mode illegal --at 3", "name=bad"]
+
+
+def played(tmp_path: Path, *args: str, name: str = "games") -> tuple[Path, Path]:
+    """A finished 4-game match on 4x4: its records file and state file."""
+    out = tmp_path / f"{name}.ptn"
+    base = ["match", "--size", "4", "--games", "4", *(args or BOTS)]
+    assert main([*base, "--ptnout", str(out), "--quiet"]) == 0
+    return out, tmp_path / f"{name}.ptn.state"
+
+
+def lines_of(state: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in state.read_text().splitlines()]
+
+
+def write_lines(state: Path, lines: list[dict[str, object]]) -> None:
+    state.write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+
+def rounds(out: Path) -> list[str]:
+    return [r.tags["Round"] for r in read_records(out.read_text())]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [BOTS, FAULTY, [*BOTS, "--max-plies", "6"]],
+    ids=["rules", "illegal-move", "max-plies"],
+)
+def test_a_complete_record_the_state_file_lost_is_kept_and_taken_as_the_game(
+    tmp_path: Path, args: list[str]
+) -> None:
+    """The state file is older than the records file (its last two games lost): resuming
+    keeps both records as they are, takes the games from them and replays nothing."""
+    out, state = played(tmp_path, *args)
+    lines = lines_of(state)
+    original = {line["index"]: line for line in lines if line["kind"] == "game"}
+    write_lines(state, [line for line in lines if int(str(line.get("index", 0))) < 2])
+    text = out.read_text()
+    assert main(["match", "--resume", str(state), "--quiet"]) == 0
+    assert out.read_text() == text
+    saved = read_state(state)
+    assert sorted(saved.games) == [0, 1, 2, 3] and saved.written == {0, 1, 2, 3}
+    for index in (2, 3):
+        taken, was = saved.games[index].to_json(), original[index]
+        assert taken["record"].strip() == str(was["record"]).strip()
+        for key in ("seats", "winners", "group", "code", "termination", "reason", "plies"):
+            assert taken[key] == was[key], key
+        assert (taken["detail"], taken["culprit"]) == (was["detail"], was["culprit"])
+
+
+def test_an_unfinished_last_record_is_moved_to_a_side_file_named_in_the_message(
+    tmp_path: Path,
+) -> None:
+    """The referee died while writing the last record: the state file has the game but
+    not its `written` line, the records file ends in half a record. Resuming moves the
+    fragment to a side file, says so, then writes that record whole, once."""
+    out, state = played(tmp_path)
+    lines = lines_of(state)
+    last_written = max(i for i, line in enumerate(lines) if line["kind"] == "written")
+    write_lines(state, lines[:last_written] + lines[last_written + 1 :])
+    text = out.read_text()
+    last = text.rindex('[Site "')
+    out.write_text(text[: last + 40])  # the last record cut in the middle of its tags
+    done = tei("match", "--resume", str(state), "--quiet", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text() == text
+    (side,) = tmp_path.glob("games.ptn.cut-*")
+    assert side.read_text() == text[last : last + 40]
+    line = text[:last].count("\n") + 1
+    assert f"{out}:{line}: an unfinished record (40 bytes" in done.stderr
+    assert str(side) in done.stderr
+
+
+def test_a_complete_record_outside_the_schedule_is_refused_and_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, state = played(tmp_path)
+    text = out.read_text()
+    first = read_records(text)[0]
+    foreign = text[: text.index("[Site", 1)].replace('[Round "1"]', '[Round "9"]')
+    assert first.tags["Round"] == "1"
+    out.write_text(text + foreign)
+    capsys.readouterr()
+    assert main(["match", "--resume", str(state), "--quiet"]) == 2
+    line = text.count("\n") + 1
+    error = capsys.readouterr().err
+    assert f"{out}:{line}: a complete record the state file does not know" in error
+    assert "game 9 is not in the schedule of 4 games" in error
+    assert out.read_text() == text + foreign
+    assert not list(tmp_path.glob("*.cut-*"))
+
+
+def test_the_lines_of_another_match_are_refused_naming_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Match B's settings line with match A's game lines (same engines, same schedule)."""
+    _, state_a = played(tmp_path, name="a")
+    out_b, state_b = played(tmp_path, name="b")
+    mixed = lines_of(state_b)[:1] + lines_of(state_a)[1:]
+    write_lines(state_b, mixed)
+    text = out_b.read_text()
+    capsys.readouterr()
+    assert main(["match", "--resume", str(state_b), "--quiet"]) == 2
+    error = capsys.readouterr().err
+    assert f"{state_b}:2: a line of another match" in error
+    assert out_b.read_text() == text
+
+
+def _out_of_schedule(line: dict[str, object]) -> None:
+    line["index"] = 7
+
+
+def _seats_swapped(line: dict[str, object]) -> None:
+    line["seats"] = list(reversed(line["seats"]))  # type: ignore[call-overload]
+
+
+def _other_player(line: dict[str, object]) -> None:
+    line["record"] = str(line["record"]).replace('[Player1 "', '[Player1 "x')
+
+
+@pytest.mark.parametrize(
+    ("edit", "why"),
+    [
+        (_out_of_schedule, "game 8 is not in the schedule of 4 games"),
+        (_seats_swapped, "game 2 has engines [0, 1] in group 0, the schedule has [1, 0]"),
+        (_other_player, "game 2 is played by ['xgreedy', 'random']"),
+    ],
+)
+def test_a_game_line_that_does_not_fit_the_schedule_is_refused_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: object, why: str
+) -> None:
+    out, state = played(tmp_path)
+    lines = lines_of(state)
+    number = next(i for i, line in enumerate(lines) if line.get("index") == 1)
+    assert callable(edit)
+    edit(lines[number])
+    write_lines(state, lines)
+    text = out.read_text()
+    capsys.readouterr()
+    assert main(["match", "--resume", str(state), "--quiet"]) == 2
+    error = capsys.readouterr().err
+    assert f"{state}:{number + 1}: not a game of this match: {why}" in error
+    assert out.read_text() == text
