@@ -5,6 +5,7 @@ games outside the schedule are refused, naming the line."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -91,22 +92,51 @@ def test_an_unfinished_last_record_is_moved_to_a_side_file_named_in_the_message(
     assert str(side) in done.stderr
 
 
-def test_a_complete_record_outside_the_schedule_is_refused_and_kept(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    out, state = played(tmp_path)
-    text = out.read_text()
-    first = read_records(text)[0]
+Lines = list[dict[str, object]]
+
+
+def _foreign_round(text: str, lines: Lines) -> tuple[str, Lines, int, str]:
+    """A copy of the first record with a round the schedule does not have."""
     foreign = text[: text.index("[Site", 1)].replace('[Round "1"]', '[Round "9"]')
-    assert first.tags["Round"] == "1"
-    out.write_text(text + foreign)
+    why = "a complete record the state file does not know, and it does not fit this"
+    why += " match's schedule: game 9 is not in the schedule of 4 games"
+    return text + foreign, lines, text.count("\n") + 1, why
+
+
+def _second_record(text: str, lines: Lines) -> tuple[str, Lines, int, str]:
+    """Another record of the first game (another start time)."""
+    first = text[: text.index("[Site", 1)]
+    other = re.sub(r'\[Time "[^"]*"\]', '[Time "99:99:99"]', first)
+    why = "a second, different record of game 1; resuming would count that game twice"
+    return text + other, lines, text.count("\n") + 1, why
+
+
+def _unknown_result(text: str, lines: Lines) -> tuple[str, Lines, int, str]:
+    """The state lost the last game, whose record has a result the referee never writes."""
+    last = text.rindex("[Site")
+    record = read_records(text[last:])[0]
+    result = record.tags["Result"]
+    changed = text[last:].replace(f'"{result}"]', '"2-2"]').replace(f"\n{result}\n", "\n2-2\n")
+    kept = [line for line in lines if line.get("index") != 3]
+    why = "a complete record the state file does not know, and its result '2-2' is not"
+    return text[:last] + changed, kept, text[:last].count("\n") + 1, why
+
+
+@pytest.mark.parametrize("damage", [_foreign_round, _second_record, _unknown_result])
+def test_a_complete_record_that_cannot_be_placed_is_refused_and_nothing_changes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: object
+) -> None:
+    """Resuming stops with exit status 2 naming FILE:LINE; the complete record stays, and
+    so does an unfinished record after it (no side file)."""
+    out, state = played(tmp_path)
+    assert callable(damage)
+    text, lines, line, why = damage(out.read_text(), lines_of(state))
+    out.write_text(text + '[Site "lo')
+    write_lines(state, lines)
     capsys.readouterr()
     assert main(["match", "--resume", str(state), "--quiet"]) == 2
-    line = text.count("\n") + 1
-    error = capsys.readouterr().err
-    assert f"{out}:{line}: a complete record the state file does not know" in error
-    assert "game 9 is not in the schedule of 4 games" in error
-    assert out.read_text() == text + foreign
+    assert f"{out}:{line}: {why}" in capsys.readouterr().err
+    assert out.read_text() == text + '[Site "lo'
     assert not list(tmp_path.glob("*.cut-*"))
 
 

@@ -118,7 +118,13 @@ def reconcile(
             )
         adopted[game.index] = game
     if scan.fragment is not None:
-        side = cut_fragment(path, scan.fragment)
+        try:
+            side = cut_fragment(path, scan.fragment)
+        except OSError as exc:
+            raise StateError(
+                f"{path}:{scan.fragment_line}: cannot move an unfinished record to a side"
+                f" file: {exc.strerror or exc}"
+            ) from None
         log.warning(
             "%s:%d: an unfinished record (%d bytes, an interrupted write) moved to %s",
             path,
@@ -127,7 +133,10 @@ def reconcile(
             side,
         )
     if scan.records:
-        end_with_blank_line(path)
+        try:
+            end_with_blank_line(path)
+        except OSError as exc:
+            raise StateError(f"cannot write {path}: {exc.strerror or exc}") from None
     for game in adopted.values():
         log.warning(
             "%s: game %d is in the records file but not in the state file: taken from its record",
