@@ -38,8 +38,15 @@ def write_lines(state: Path, lines: list[dict[str, object]]) -> None:
     state.write_text("".join(json.dumps(line) + "\n" for line in lines))
 
 
-def rounds(out: Path) -> list[str]:
-    return [r.tags["Round"] for r in read_records(out.read_text())]
+def refused(state: Path, out: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """Resume `state`: exit status 2, the records file unchanged and no side file made;
+    returns what was printed on stderr."""
+    text = out.read_text()
+    capsys.readouterr()
+    assert main(["match", "--resume", str(state), "--quiet"]) == 2
+    assert out.read_text() == text
+    assert not list(out.parent.glob("*.cut-*"))
+    return capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -133,11 +140,7 @@ def test_a_complete_record_that_cannot_be_placed_is_refused_and_nothing_changes(
     text, lines, line, why = damage(out.read_text(), lines_of(state))
     out.write_text(text + '[Site "lo')
     write_lines(state, lines)
-    capsys.readouterr()
-    assert main(["match", "--resume", str(state), "--quiet"]) == 2
-    assert f"{out}:{line}: {why}" in capsys.readouterr().err
-    assert out.read_text() == text + '[Site "lo'
-    assert not list(tmp_path.glob("*.cut-*"))
+    assert f"{out}:{line}: {why}" in refused(state, out, capsys)
 
 
 def test_the_lines_of_another_match_are_refused_naming_the_line(
@@ -148,12 +151,7 @@ def test_the_lines_of_another_match_are_refused_naming_the_line(
     out_b, state_b = played(tmp_path, name="b")
     mixed = lines_of(state_b)[:1] + lines_of(state_a)[1:]
     write_lines(state_b, mixed)
-    text = out_b.read_text()
-    capsys.readouterr()
-    assert main(["match", "--resume", str(state_b), "--quiet"]) == 2
-    error = capsys.readouterr().err
-    assert f"{state_b}:2: a line of another match" in error
-    assert out_b.read_text() == text
+    assert f"{state_b}:2: a line of another match" in refused(state_b, out_b, capsys)
 
 
 def _out_of_schedule(line: dict[str, object]) -> None:
@@ -185,9 +183,5 @@ def test_a_game_line_that_does_not_fit_the_schedule_is_refused_naming_it(
     assert callable(edit)
     edit(lines[number])
     write_lines(state, lines)
-    text = out.read_text()
-    capsys.readouterr()
-    assert main(["match", "--resume", str(state), "--quiet"]) == 2
-    error = capsys.readouterr().err
+    error = refused(state, out, capsys)
     assert f"{state}:{number + 1}: not a game of this match: {why}" in error
-    assert out.read_text() == text
