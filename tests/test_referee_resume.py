@@ -99,6 +99,29 @@ def test_an_unfinished_last_record_is_moved_to_a_side_file_named_in_the_message(
     assert str(side) in done.stderr
 
 
+def test_records_of_another_match_in_the_file_are_left_alone_and_not_counted(
+    tmp_path: Path,
+) -> None:
+    """Match B stopped after two games; match A (same engines and schedule) then wrote its
+    last two records into B's file. Resuming B keeps A's records where they are, takes
+    none of them as B's games, and plays B's last two games."""
+    out_a, _ = played(tmp_path, name="a")
+    out_b, state_b = played(tmp_path, name="b")
+    write_lines(state_b, [line for line in lines_of(state_b) if int(str(line.get("index", 0))) < 2])
+    text_a, text_b = out_a.read_text(), out_b.read_text()
+    starts_a = [m.start() for m in re.finditer(r'^\[Site "', text_a, re.MULTILINE)]
+    starts_b = [m.start() for m in re.finditer(r'^\[Site "', text_b, re.MULTILINE)]
+    before = text_b[: starts_b[2]] + text_a[starts_a[2] :]
+    out_b.write_text(before)
+    assert main(["match", "--resume", str(state_b), "--quiet"]) == 0
+    after = out_b.read_text()
+    assert after.startswith(before)
+    saved = read_state(state_b)
+    assert sorted(saved.games) == [0, 1, 2, 3]
+    assert all(saved.games[i].record in after[len(before) :] for i in (2, 3))
+    assert [r.tags["Round"] for r in read_records(after)] == ["1", "2", "3", "4", "3", "4"]
+
+
 Lines = list[dict[str, object]]
 
 

@@ -23,7 +23,6 @@ from adapters.referee.adjudication import DRAW, RESIGN, TINUE
 from adapters.referee.game_loop import ADJUDICATED, TERMINATIONS, draw_outcome, forfeit_outcome
 from adapters.referee.openings import RecordText, read_records
 from adapters.referee.records import (
-    FileRecord,
     cut_fragment,
     end_with_blank_line,
     read_details,
@@ -110,7 +109,14 @@ def reconcile(
         if index is not None:
             found.add(index)
             continue
-        game = _adopt(record, schedule, names, starts, f"{path}:{record.line}")
+        parsed = read_records(record.text)[0]
+        run = _details(parsed).get("run")
+        if run != state.run:
+            log.warning(
+                "%s:%d: a record of another match (run %r) left in place", path, record.line, run
+            )
+            continue
+        game = _adopt(record.text, parsed, schedule, names, starts, f"{path}:{record.line}")
         if game.index in state.games or game.index in adopted:
             raise StateError(
                 f"{path}:{record.line}: a second, different record of game {game.index + 1};"
@@ -146,8 +152,14 @@ def reconcile(
     return Reconciled(frozenset(found), tuple(sorted(adopted.values(), key=lambda g: g.index)))
 
 
+def _details(record: RecordText) -> dict[str, str]:
+    """The `key:"value"` facts of the comment before a record's first move."""
+    return read_details(record.comments[0]) if record.comments else {}
+
+
 def _adopt(
-    record: FileRecord,
+    text: str,
+    parsed: RecordText,
     schedule: Sequence[Pairing],
     names: Sequence[str],
     starts: Mapping[int | None, Game[Any]],
@@ -162,7 +174,6 @@ def _adopt(
             " file that wrote it"
         )
 
-    parsed = read_records(record.text)[0]
     try:
         index = int(parsed.tags.get("Round", "")) - 1
     except ValueError:
@@ -170,7 +181,7 @@ def _adopt(
     pairing = schedule[index] if 0 <= index < len(schedule) else None
     seats = pairing.seats if pairing is not None else ()
     group = pairing.group if pairing is not None else -1
-    why = misfit(index, seats, group, record.text, schedule, names)
+    why = misfit(index, seats, group, text, schedule, names)
     if why is not None or pairing is None:
         raise refuse(f"it does not fit this match's schedule: {why}")
     judged = _judge(parsed, starts[pairing.opening])
@@ -192,7 +203,7 @@ def _adopt(
         termination=termination,
         reason=reason,
         plies=plies,
-        record=record.text,
+        record=text,
         detail=detail,
         culprit=pairing.seats[forfeit] if forfeit is not None and termination in FAULTS else None,
     )
@@ -204,10 +215,7 @@ def _judge(record: RecordText, start: Game[Any]) -> tuple[Outcome, str, int | No
     game = start.copy()
     while game.ply:
         game.undo()
-    details: dict[str, str] = {}
-    for comment in record.comments:
-        details.update(read_details(comment))
-    termination = details.get("termination", "")
+    termination = _details(record).get("termination", "")
     code = record.tags.get("Result", "")
     plies: int
     try:

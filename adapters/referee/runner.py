@@ -141,6 +141,7 @@ class Match:
             timeout=config.timeout,
             event=config.event,
             site=config.site,
+            run=self.run_id,
         )
         self._queue: collections.deque[Pairing] = collections.deque()
         self._stopping = False
