@@ -3,12 +3,11 @@ reconciled with the state.
 
 Every game line of the state must fit the schedule (its index, seats, group and the
 players named in its record); otherwise resuming is refused, naming the line. In the
-records file (from the offset where the match's records begin) every complete record is
-either one the state knows, or a finished game the state does not know (the state file
-lost its line): that game is taken from its record when it fits the schedule, and
-resuming is refused otherwise. No complete record is ever removed; only an unfinished
-record at the very end (an interrupted write) is cut, into a side file.
-"""
+records file (from the offset where the match's records begin) a complete record is one
+the state knows; or a finished game of this match (its run id in the record) the state
+does not know, taken from its record when it fits the schedule (refused otherwise); or
+another match's, left alone. No complete record is ever removed; only an unfinished
+record at the very end (an interrupted write) is cut, into a side file."""
 
 from __future__ import annotations
 
@@ -20,7 +19,18 @@ from typing import Any
 import attrs
 
 from adapters.referee.adjudication import DRAW, RESIGN, TINUE
-from adapters.referee.game_loop import ADJUDICATED, TERMINATIONS, draw_outcome, forfeit_outcome
+from adapters.referee.game_loop import (
+    ADJUDICATED,
+    CRASHED,
+    ILLEGAL,
+    MALFORMED,
+    NORMAL,
+    STALLED,
+    TERMINATIONS,
+    TIME_FORFEIT,
+    draw_outcome,
+    forfeit_outcome,
+)
 from adapters.referee.openings import RecordText, read_records
 from adapters.referee.records import (
     cut_fragment,
@@ -35,7 +45,7 @@ from rules.game import Game, GameError, Outcome
 log = logging.getLogger("referee")
 
 #: terminations where the engine of the forfeiting seat was at fault
-FAULTS = frozenset(TERMINATIONS[1:6])
+FAULTS = frozenset((TIME_FORFEIT, STALLED, CRASHED, ILLEGAL, MALFORMED))
 
 
 def misfit(
@@ -225,7 +235,7 @@ def _judge(record: RecordText, start: Game[Any]) -> tuple[Outcome, str, int | No
         plies = len(record.moves)
     result = game.result
     if result is not None and result.code == code:
-        return result, termination or TERMINATIONS[0], None, plies
+        return result, termination or NORMAL, None, plies
     if termination not in TERMINATIONS:
         return None
     draw = draw_outcome(game, termination)
