@@ -286,26 +286,6 @@ async def test_trike_book_records_replay_to_their_result(tmp_path: Path) -> None
         assert game.result is not None and game.result.code == record.tags["Result"]
 
 
-def test_resume_cuts_a_record_fragment_left_by_an_interrupted_write(tmp_path: Path) -> None:
-    """The referee died while writing the last record: the state file has the game but
-    not its `written` line, the records file ends in half a record. Resuming cuts the
-    fragment, then writes that record whole, once."""
-    out, state = tmp_path / "games.ptn", tmp_path / "games.ptn.state"
-    args = ["--size", "4", "--engine", "bot=random", "--engine", "bot=greedy", "--games", "4"]
-    assert main(["match", *args, "--ptnout", str(out), "--quiet"]) == 0
-    lines = state.read_text().splitlines()
-    last_written = max(
-        i for i, line in enumerate(lines) if json.loads(line).get("kind") == "written"
-    )
-    state.write_text("\n".join(lines[:last_written] + lines[last_written + 1 :]) + "\n")
-    text = out.read_text()
-    last = text.rindex('[Site "')
-    out.write_text(text[: last + 40])  # the last record cut in the middle of its tags
-    assert main(["match", "--resume", str(state), "--quiet"]) == 0
-    assert check_records(out, state) == [str(i) for i in range(1, 5)]
-    assert out.read_text() == text
-
-
 def test_sprt_goes_on_after_a_few_won_games_and_one_interval_is_shown(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

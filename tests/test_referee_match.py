@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -102,11 +103,9 @@ async def test_tak_record_has_tags_and_engine_comments(tmp_path: Path) -> None:
         assert name in tags
     assert (tags["Site"], tags["Event"], tags["Size"], tags["Komi"]) == ("Here", "Test", "4", "1.5")
     assert tags["Clock"] == "0:5 +0.1"
-    assert read_details(found[0].comments[0]) == {
-        "round": "1",
-        "pair": "1",
-        "termination": "normal",
-    }
+    details = read_details(found[0].comments[0])
+    assert re.fullmatch("[0-9a-f]{16}", details.pop("run"))  # the match's run id
+    assert details == {"round": "1", "pair": "1", "termination": "normal"}
     assert len(found[0].comments) == 1 + len(found[0].moves)
     scored = [c for c in found[0].comments if c.startswith("+0.25/3 ")]
     assert len(scored) == len(found[0].moves) // 2  # every move of engine B

@@ -20,8 +20,11 @@ from adapters.referee.records import (
     GameRecord,
     MoveNote,
     OrderedWriter,
+    cut_fragment,
+    end_with_blank_line,
     labelled_notes,
     read_details,
+    scan_records,
     score_comment,
 )
 from adapters.referee.state import FinishedGame, StateWriter, read_state
@@ -203,7 +206,7 @@ def test_state_round_trip_and_torn_lines(tmp_path: Path) -> None:
     game = FinishedGame(
         2, (1, 0), (0,), 1, "R-0", "normal", "road", 17, '[Size "5"]\n', "x", 1, timing
     )
-    writer = StateWriter(path, {"games": 4})
+    writer = StateWriter(path, "r1", {"games": 4})
     writer.game(game)
     writer.written(2)
     writer.close()
@@ -212,11 +215,79 @@ def test_state_round_trip_and_torn_lines(tmp_path: Path) -> None:
     state = read_state(path)
     assert state.settings == {"games": 4}
     assert state.games == {2: game} and state.written == {2}
-    again = StateWriter(path, None)
+    again = StateWriter(path, "r1")
     again.written(5)
     again.close()
     assert read_state(path).written == {2, 5}
     assert json.loads(path.read_text().splitlines()[0])["kind"] == "match"
+    lines = path.read_text().splitlines()
+    assert [json.loads(lines[i])["run"] for i in (0, 1, 2, -1)] == ["r1"] * 4
+
+
+def test_a_state_line_of_another_run_is_refused_naming_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "m.state"
+    StateWriter(path, "r1", {"games": 4}).close()
+    other = StateWriter(path, "r2")
+    other.written(0)
+    other.close()
+    with pytest.raises(ValueError, match=r"m\.state:2: a line of another match \(run 'r2'"):
+        read_state(path)
+
+
+def test_a_version_1_state_file_is_refused_clearly(tmp_path: Path) -> None:
+    path = tmp_path / "old.state"
+    path.write_text('{"kind": "match", "version": 1, "settings": {}}\n')
+    with pytest.raises(ValueError, match=r"old\.state: a version 1 state file"):
+        read_state(path)
+
+
+# ---- a records file read back on resume ----------------------------------------------------
+
+PTN_A = '[Site "local"]\n[Round "1"]\n[Result "R-0"]\n\n{round:"1"}\n1. a1 b1\n2. c1 R-0\n\n'
+TRIKE_B = '[Round "2"]\n[Result "X 4-3"]\n\nc2 swap d2 {+0.1/2 0.1s}\n{X 4-3}\n\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "complete", "fragment"),
+    [
+        (PTN_A + TRIKE_B, [1, 9], None),
+        (PTN_A + TRIKE_B[:20], [1], 9),  # cut in the tags
+        (PTN_A + "[Si", [1], 9),  # cut in the first tag line
+        (PTN_A + TRIKE_B[:-9], [1], 9),  # cut before the result
+        (PTN_A[:-1] + TRIKE_B, [1, 8], None),  # no blank line before the next record
+        (PTN_A.replace("c1 R-0", "c1") + TRIKE_B, [9], None),  # no result: left alone
+        (PTN_A[:-2], [1], None),  # the result written, its newlines not
+        ("junk\n" + PTN_A, [2], None),
+    ],
+)
+def test_scan_records_finds_complete_records_and_a_fragment_at_the_end_only(
+    text: str, complete: list[int], fragment: int | None
+) -> None:
+    scan = scan_records(text.encode())
+    assert [r.line for r in scan.records] == complete
+    assert (scan.fragment_line or None) == fragment
+    if fragment is not None:
+        assert scan.fragment == len("".join(text.splitlines(True)[: fragment - 1]).encode())
+    assert all(read_records(r.text) for r in scan.records)
+
+
+def test_scan_records_starts_at_an_offset_and_counts_lines_from_the_file_start() -> None:
+    data = (TRIKE_B + PTN_A + "[Site").encode()
+    scan = scan_records(data, start=len(TRIKE_B))
+    assert [(r.line, r.text) for r in scan.records] == [(7, PTN_A)]
+    assert (scan.fragment, scan.fragment_line) == (len(TRIKE_B + PTN_A), 15)
+
+
+def test_cut_fragment_keeps_the_bytes_in_a_side_file(tmp_path: Path) -> None:
+    path = tmp_path / "g.ptn"
+    path.write_bytes(PTN_A.encode() + b'[Site "lo\xc3')  # torn inside a character
+    first = cut_fragment(path, len(PTN_A))
+    assert path.read_text() == PTN_A
+    assert first.read_bytes() == b'[Site "lo\xc3'
+    assert first.name.startswith("g.ptn.cut-")
+    path.write_text(PTN_A + "[Si")
+    second = cut_fragment(path, len(PTN_A))  # the same second: a name of its own
+    assert second != first and second.read_text() == "[Si" and path.read_text() == PTN_A
 
 
 def test_bad_state_file_is_named(tmp_path: Path) -> None:
@@ -224,3 +295,11 @@ def test_bad_state_file_is_named(tmp_path: Path) -> None:
     path.write_text("[]\n")
     with pytest.raises(ValueError, match=r"x\.json"):
         read_state(path)
+
+
+@pytest.mark.parametrize("cut", [0, 1, 2])
+def test_a_record_file_is_ended_with_a_blank_line(tmp_path: Path, cut: int) -> None:
+    path = tmp_path / "g.ptn"
+    path.write_text(PTN_A[: len(PTN_A) - cut])
+    end_with_blank_line(path)
+    assert path.read_text() == PTN_A

@@ -158,7 +158,12 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="state file for resuming (default: RECORDS.state when --ptnout is given)",
     )
-    out.add_argument("--resume", metavar="FILE", help="continue the match saved in this state file")
+    out.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="continue the match saved in this state file (a line of another match or a game"
+        " outside its schedule is refused, exit 2; complete records are never removed)",
+    )
     out.add_argument("--event", help='PTN Event tag (default "tei match")')
     out.add_argument("--site", help='PTN Site tag (default "local")')
     out.add_argument("--quiet", action="store_true", help="print only the final table")
@@ -314,7 +319,7 @@ def run(args: argparse.Namespace) -> int:
             trio.run(match.run)
         else:
             run_live(match, bus, live)
-    except MatchError as exc:
+    except (MatchError, StateError) as exc:
         console.close()
         return usage_error("match", exc)
     except KeyboardInterrupt:

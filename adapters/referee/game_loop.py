@@ -79,6 +79,9 @@ class GameSettings:
     site: str = "local"
     #: asked after every played move whether to end the game (None: no adjudication)
     adjudicator: Adjudicator | None = None
+    #: the match's run id, written in each record (`run:"..."` before the first move) so
+    #: that resuming tells the match's records from another match's in the same file
+    run: str = ""
 
 
 @attrs.frozen
@@ -331,6 +334,8 @@ def _record(
     ]
     if opening is not None and opening.source:
         details.append(("book", opening.source))
+    if settings.run:
+        details.append(("run", settings.run))
     return GameRecord(
         game=settings.game,
         tags=tuple(tags),

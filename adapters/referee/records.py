@@ -10,6 +10,7 @@ depth and the time the move took as measured by the referee.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -256,3 +257,103 @@ class OrderedWriter:
             self._handle.close()
             self._handle = None
         return self.written[before:]
+
+
+_RESULT_TAG_RE = re.compile(rb'^\s*\[Result\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$', re.MULTILINE)
+
+
+@attrs.frozen
+class FileRecord:
+    """A complete record found in a records file."""
+
+    text: str
+    #: 1-based line of its first tag
+    line: int
+
+
+@attrs.frozen
+class RecordsScan:
+    """A records file read from an offset: its complete records and, when it ends in an
+    unfinished record (an interrupted write), where that fragment starts."""
+
+    records: tuple[FileRecord, ...]
+    #: byte offset of the unfinished record at the end (None when the file ends whole)
+    fragment: int | None = None
+    fragment_line: int = 0
+
+
+def scan_records(data: bytes, start: int = 0) -> RecordsScan:
+    """The records of `data[start:]`. A record begins at a `[` line after text that is
+    not a tag line; it is complete when it has a `Result` tag and its move text ends with
+    that result (PTN: the last word; Trike and Traxit: `{result}`). Only a last piece
+    that is not complete is a fragment; an incomplete piece before complete records is
+    left alone (it is not counted as a record)."""
+    pieces: list[tuple[int, int]] = []  # (offset, line) of each piece
+    offset, line, in_tags = start, data.count(b"\n", 0, start) + 1, False
+    for raw in data[start:].splitlines(keepends=True):
+        stripped = raw.strip()
+        if stripped.startswith(b"["):
+            if not in_tags or not pieces:
+                pieces.append((offset, line))
+            in_tags = True
+        elif stripped:
+            if not pieces:
+                pieces.append((offset, line))
+            in_tags = False
+        offset, line = offset + len(raw), line + 1
+    found, fragment = [], None
+    for number, (begin, first) in enumerate(pieces):
+        end = pieces[number + 1][0] if number + 1 < len(pieces) else len(data)
+        if _complete(data[begin:end]):
+            found.append(FileRecord(data[begin:end].decode("utf-8", "replace"), first))
+        elif number == len(pieces) - 1:
+            fragment = (begin, first)
+    if fragment is None:
+        return RecordsScan(tuple(found))
+    return RecordsScan(tuple(found), *fragment)
+
+
+def _complete(piece: bytes) -> bool:
+    tag = _RESULT_TAG_RE.search(piece)
+    if tag is None:
+        return False
+    result = re.sub(rb"\\(.)", rb"\1", tag[1])
+    body = b"\n".join(ln for ln in piece.splitlines() if not ln.strip().startswith(b"[")).strip()
+    words = body.split()
+    return bool(words) and (words[-1] == result or body.endswith(b"{" + result + b"}"))
+
+
+def cut_fragment(path: str | Path, offset: int) -> Path:
+    """Move the bytes of `path` from `offset` on into a side file `PATH.cut-TIMESTAMP`
+    (synced before `path` is cut); return the side file's path."""
+    path = Path(path)
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+    side, number = path.with_name(f"{path.name}.cut-{stamp}"), 1
+    while side.exists():
+        number += 1
+        side = path.with_name(f"{path.name}.cut-{stamp}-{number}")
+    with open(path, "r+b") as handle:
+        handle.seek(offset)
+        with open(side, "xb") as kept:
+            kept.write(handle.read())
+            kept.flush()
+            os.fsync(kept.fileno())
+        handle.truncate(offset)
+        os.fsync(handle.fileno())
+    return side
+
+
+def end_with_blank_line(path: str | Path) -> None:
+    """Add the newlines a records file needs to end in a blank line (a record whose
+    write stopped just before them), so that the next record starts on a line of its own."""
+    path = Path(path)
+    with open(path, "r+b") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        if not size:
+            return
+        handle.seek(max(0, size - 2))
+        tail = handle.read()
+        missing = b"\n\n" if not tail.endswith(b"\n") else b"" if tail == b"\n\n" else b"\n"
+        if missing:
+            handle.write(missing)
+            os.fsync(handle.fileno())

@@ -26,13 +26,14 @@ from adapters.referee.engines import MatchError, probe_engines
 from adapters.referee.game_loop import GameResult, GameSettings, Player, engine_rules, play_game
 from adapters.referee.openings import Opening, OpeningError, load_book
 from adapters.referee.records import OrderedWriter
+from adapters.referee.resume import Reconciled, check_state, reconcile
 from adapters.referee.schedule import (
     Pairing,
     ScheduleError,
     make_schedule,
     pending,
 )
-from adapters.referee.state import FinishedGame, MatchState, StateWriter
+from adapters.referee.state import FinishedGame, MatchState, StateWriter, new_run_id
 from adapters.referee.stats import GameScore, pair_stats
 from rules.game import Game, GameError
 from rules.registry import game_class
@@ -126,10 +127,12 @@ class Match:
             raise MatchError(str(exc)) from None
         self.schedule = build_schedule(config, len(self.book))
         self.progress = MatchProgress(config, len(self.schedule))
+        #: the match's identity in its state file, and where its records begin
+        self.run_id = resume.run if resume is not None else new_run_id()
+        self.records_start = resume.records_start if resume is not None else 0
         if resume is not None:
-            self.progress.finished.update(
-                {i: g for i, g in resume.games.items() if i < len(self.schedule)}
-            )
+            check_state(resume, self.schedule, [e.name for e in config.engines])
+            self.progress.finished.update(resume.games)
         self.settings = GameSettings(
             game=config.game,
             rules=dict(config.rules),
@@ -138,6 +141,7 @@ class Match:
             timeout=config.timeout,
             event=config.event,
             site=config.site,
+            run=self.run_id,
         )
         self._queue: collections.deque[Pairing] = collections.deque()
         self._stopping = False
@@ -148,9 +152,13 @@ class Match:
     async def run(self, *, handle_signals: bool = True) -> MatchProgress:
         config = self.config
         written = set(self.resume.written) if self.resume is not None else set()
-        found = self._records_already_in_file(written)
+        known = self._reconcile()
+        adopted = {game.index: game for game in known.adopted}
+        self.progress.finished.update(adopted)
+        found = (known.found - written) | set(adopted)
         written |= found
-        self._trim_records(written)
+        if self.resume is None and config.records is not None and Path(config.records).exists():
+            self.records_start = Path(config.records).stat().st_size
         self._writer = OrderedWriter(
             config.records, [p.index for p in self.schedule if p.index not in written]
         )
@@ -160,8 +168,9 @@ class Match:
                     with open(path, "a", encoding="utf-8"):
                         pass
             if self.state_path is not None:
+                settings = None if self.resume is not None else dict(config.settings)
                 self._state = StateWriter(
-                    self.state_path, None if self.resume is not None else dict(config.settings)
+                    self.state_path, self.run_id, settings, self.records_start
                 )
             transcript = Transcript.to_file(config.log, keep=100) if config.log else None
             if config.adjudication.active:
@@ -169,8 +178,10 @@ class Match:
                     self.settings,
                     adjudicator=Adjudicator(config.adjudication, _notice(transcript)),
                 )
-            for index in sorted(found):
-                if self._state is not None:
+            if self._state is not None:
+                for game in adopted.values():
+                    self._state.game(game)
+                for index in sorted(found):
                     self._state.written(index)
         except OSError as exc:
             raise MatchError(f"cannot write {exc.filename or 'a file'}: {exc.strerror}") from None
@@ -234,46 +245,12 @@ class Match:
             for number in range(min(config.concurrency, len(self._queue))):
                 workers.start_soon(self._worker, number, transcript)
 
-    def _records_already_in_file(self, written: set[int]) -> set[int]:
-        """Finished games not marked as written whose record is in the file all the same
-        (the referee died between writing it and noting it): they are not written again."""
-        path = self.config.records
-        unwritten = [g for i, g in self.progress.finished.items() if i not in written]
-        if not unwritten or path is None or not Path(path).exists():
-            return set()
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return set()
-        return {g.index for g in unwritten if g.record in text}
-
-    def _trim_records(self, vouched: set[int]) -> None:
-        """Cut what follows the last record the state file vouches for (a record whose
-        write was interrupted), so the next record does not start after a fragment."""
-        path = self.config.records
-        if not vouched or path is None or not Path(path).exists():
-            return
-        try:
-            data = Path(path).read_bytes()
-        except OSError:
-            return
-        end = 0
-        for index in vouched:
-            game = self.progress.finished.get(index)
-            if game is not None:
-                text = game.record.encode("utf-8")
-                at = data.rfind(text)
-                if at >= 0:
-                    end = max(end, at + len(text))
-        if end == 0 or not data[end:].strip():
-            return
-        log.warning(
-            "%s: %d bytes after the last complete record cut (an interrupted write)",
-            path,
-            len(data) - end,
-        )
-        with open(path, "r+b") as handle:
-            handle.truncate(end)
+    def _reconcile(self) -> Reconciled:
+        """On resume: the records file checked against the state (adapters.referee.resume)."""
+        if self.resume is None or self.config.records is None:
+            return Reconciled(frozenset(), ())
+        names = [e.name for e in self.config.engines]
+        return reconcile(self.config.records, self.resume, self.schedule, names, self.starts)
 
     def _finish(self) -> None:
         """Write every finished record that is still waiting; close the files."""

@@ -3,18 +3,23 @@
 A JSON-lines file, appended and synced line by line so that a crash loses at most the
 line being written (a torn line is ignored on reading):
 
-    {"kind": "match", "version": 1, "settings": {...}}        first line
-    {"kind": "game", "index": 3, ..., "record": "..."}        a finished game
-    {"kind": "written", "index": 3}                            its record is in the file
+    {"kind": "match", "version": 2, "run": "9f2c...", "records_start": 0, "settings": {...}}
+    {"kind": "game", "run": "9f2c...", "index": 3, ..., "record": "..."}   a finished game
+    {"kind": "written", "run": "9f2c...", "index": 3}     its record is in the records file
+
+`run` is the match's identity, drawn when the match starts: a line of another match is
+refused, naming the line. `records_start` is the size of the records file when the match
+started (its records follow that offset). Version 1 files (without a run) are refused.
 
 Resuming reads the settings back, skips the finished games, and writes the records of
-finished games that had not reached the record file yet.
+finished games that had not reached the record file yet (see adapters.referee.resume).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
@@ -23,7 +28,12 @@ import attrs
 
 from adapters.referee.errors import RefereeError
 
-VERSION = 1
+VERSION = 2
+
+
+def new_run_id() -> str:
+    """A fresh match identity for the state file (16 hex digits)."""
+    return secrets.token_hex(8)
 
 
 class StateError(RefereeError):
@@ -84,16 +94,29 @@ class MatchState:
     """What a state file holds."""
 
     settings: dict[str, Any]
+    #: the match's identity, carried by every line
+    run: str = ""
+    #: the size of the records file when the match started
+    records_start: int = 0
+    #: the file it was read from (for messages)
+    path: str = ""
     games: dict[int, FinishedGame] = attrs.field(factory=dict)
     written: set[int] = attrs.field(factory=set)
+    #: the line each game came from
+    lines: dict[int, int] = attrs.field(factory=dict)
+
+    def where(self, index: int) -> str:
+        """`FILE:LINE` of a game's line."""
+        return f"{self.path}:{self.lines.get(index, '?')}"
 
 
 def read_state(path: str | Path) -> MatchState:
-    """Read a state file; StateError naming it when it is missing or not a state file."""
+    """Read a state file; StateError naming it (and the line) when it is missing, not a
+    state file of this version, or holds a line of another match."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise StateError(f"cannot read state file {str(path)!r}: {exc}") from exc
     state: MatchState | None = None
     for number, line in enumerate(lines, 1):
@@ -105,27 +128,60 @@ def read_state(path: str | Path) -> MatchState:
             if state is None:
                 raise StateError(f"{path}:{number}: not JSON") from None
             continue  # a torn line: its write was interrupted
-        kind = data.get("kind") if isinstance(data, dict) else None
+        if not isinstance(data, dict):
+            raise StateError(f"{path}:{number}: not a state line")
         if state is None:
-            if kind != "match" or data.get("version") != VERSION:
-                raise StateError(f"{path} is not a match state file (version {VERSION})")
-            state = MatchState(dict(data.get("settings") or {}))
-        elif kind == "game":
-            game = FinishedGame.from_json(data)
-            state.games[game.index] = game
-        elif kind == "written":
-            state.written.add(int(data["index"]))
+            state = _header(path, data)
+            continue
+        if data.get("run") != state.run:
+            raise StateError(
+                f"{path}:{number}: a line of another match (run {data.get('run')!r}; this"
+                f" file's match is run {state.run!r}): the files of two matches are mixed"
+            )
+        try:
+            if data.get("kind") == "game":
+                game = FinishedGame.from_json(data)
+                state.games[game.index] = game
+                state.lines[game.index] = number
+            elif data.get("kind") == "written":
+                state.written.add(int(data["index"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StateError(f"{path}:{number}: {exc}") from None
     if state is None:
         raise StateError(f"{path} is empty, not a match state file")
     return state
 
 
+def _header(path: Path, data: Mapping[str, Any]) -> MatchState:
+    """The state of a file's first line (the match, its run and settings)."""
+    version = data.get("version")
+    if data.get("kind") != "match":
+        raise StateError(f"{path} is not a match state file (version {VERSION})")
+    if version == 1:
+        raise StateError(
+            f"{path}: a version 1 state file (written before matches had a run id);"
+            " resume it with the tei-host that started it, or start the match again"
+        )
+    run, start = data.get("run"), data.get("records_start", 0)
+    if version != VERSION or not isinstance(run, str) or not run or not isinstance(start, int):
+        raise StateError(f"{path} is not a match state file (version {VERSION})")
+    return MatchState(dict(data.get("settings") or {}), run, start, str(path))
+
+
 class StateWriter:
     """Appends to a state file; every line is flushed and synced before returning."""
 
-    def __init__(self, path: str | Path, settings: Mapping[str, Any] | None) -> None:
-        """Open `path`; with `settings`, start a new file (replacing an old one)."""
+    def __init__(
+        self,
+        path: str | Path,
+        run: str,
+        settings: Mapping[str, Any] | None = None,
+        records_start: int = 0,
+    ) -> None:
+        """Open `path` to add lines of match `run`; with `settings`, start a new file
+        (replacing an old one) whose records begin at offset `records_start`."""
         self.path = Path(path)
+        self.run = run
         torn = False
         if settings is None and self.path.exists() and self.path.stat().st_size:
             with open(self.path, "rb") as existing:
@@ -136,12 +192,14 @@ class StateWriter:
             handle.write("\n")  # end a torn last line
         self._handle: TextIO | None = handle
         if settings is not None:
-            self._line({"kind": "match", "version": VERSION, "settings": dict(settings)})
+            header = {"kind": "match", "version": VERSION, "run": run}
+            self._line({**header, "records_start": records_start, "settings": dict(settings)})
 
     def _line(self, data: Mapping[str, Any]) -> None:
         if self._handle is None:
             return
-        self._handle.write(json.dumps(data, separators=(",", ":")) + "\n")
+        line = {"kind": data["kind"], "run": self.run, **data}
+        self._handle.write(json.dumps(line, separators=(",", ":")) + "\n")
         self._handle.flush()
         os.fsync(self._handle.fileno())
 
