@@ -38,6 +38,7 @@ from bots.tak.eval import (
     WEIGHTS,
     control_squares,
     neighbours,
+    step_wins,
     weights_for,
     win_squares,
 )
@@ -142,7 +143,8 @@ def features(board: Board) -> list[float]:
     side = -1 if board.turn else 1
     f = [side * v for v in f]
     f[0] = 1.0
-    threats = win_squares(t, b_road if board.turn == 0 else w_road, empty).bit_count()
+    theirs = b_road if board.turn == 0 else w_road
+    threats = (win_squares(t, theirs, empty) | step_wins(board, 1 - board.turn)).bit_count()
     f[14] = -1.0 if threats == 1 else 0.0
     f[15] = -1.0 if threats > 1 else 0.0
     return f

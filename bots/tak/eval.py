@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from rules.tak.board import Board
-from rules.tak.roads import component
+from rules.tak.roads import component, road
 from rules.tak.tables import MAX_SIZE, SizeTables
 
 ENDGAME: Final = 8  # pieces in hand (or empty squares) below which the flat count takes over
@@ -217,6 +217,39 @@ def win_squares(t: SizeTables, bits: int, empty: int) -> int:
             continue
         b = component(t, bits & last, bits)
         out |= cand & (last | ((b << n) | (b >> n) | ((b << 1) & nf) | ((b >> 1) & nl)))
+    return out
+
+
+def step_wins(board: Board, turn: int) -> int:
+    """Squares where side `turn` completes a road by moving one piece onto them from a
+    neighbouring stack it tops (onto an empty square or an enemy flat): each is a move
+    that wins at once, whatever it uncovers. Exact for these one-piece steps; longer
+    spreads and capstone crushes are left to the search."""
+    t = board.t
+    mine = board.black if turn else board.white
+    road_bits = mine & ~board.walls
+    if road_bits.bit_count() < t.size - 1:
+        return 0
+    targets = neighbours(t, road_bits) & ~(board.walls | board.caps | mine)
+    cands = win_squares(t, road_bits, targets) if targets else 0
+    out = 0
+    heights = board.heights
+    colors = board.colors
+    while cands:
+        low = cands & -cands
+        cands ^= low
+        movers = neighbours(t, low) & road_bits
+        while movers:
+            m = movers & -movers
+            movers ^= m
+            sq = m.bit_length() - 1
+            h = heights[sq]
+            after = road_bits | low
+            if h < 2 or (colors[sq] >> (h - 2)) & 1 != turn:
+                after &= ~m  # the square left behind is empty or the opponent's
+            if road(t, after):
+                out |= low
+                break
     return out
 
 

@@ -40,7 +40,7 @@ from functools import cache
 from typing import Final
 
 from bots.deepening import SearchAborted
-from bots.tak.eval import ENDGAME, eval_tables, static, win_squares
+from bots.tak.eval import ENDGAME, eval_tables, static, step_wins, win_squares
 from rules.tak.board import DRAW, Board
 from rules.tak.tables import CRUSH_BIT, KIND_SHIFT
 
@@ -297,12 +297,14 @@ class Searcher:
                 mine, theirs = board.black & ~walls, board.white & ~walls
             else:
                 mine, theirs = board.white & ~walls, board.black & ~walls
-            if win_squares(t, mine, empty):
+            if win_squares(t, mine, empty) or step_wins(board, turn):
                 return WIN - ply - 1
+            # the opponent's road-in-one squares (by a placement or a one-piece step)
+            threat_sq = win_squares(t, theirs, empty) | step_wins(board, 1 - turn)
         else:
-            theirs = 0
+            threat_sq = 0
         if depth <= 0:
-            threats = win_squares(t, theirs, empty).bit_count() if theirs else 0
+            threats = threat_sq.bit_count()
             if not threats or ply >= self.max_ply:
                 key = board.hash
                 value = self.evals.get(key)
@@ -330,8 +332,7 @@ class Searcher:
                         return value
                 elif value <= alpha:
                     return value
-        # the opponent's road-in-one squares: blocks are searched first, and no pruning
-        threat_sq = win_squares(t, theirs, empty) if theirs else 0
+        # under a road threat (`threat_sq`) blocks are searched first, and no pruning
         # reverse futility pruning: near the horizon of a null-window search, a static
         # value above beta by a margin per ply left fails high at once (not under a road
         # threat; the side to move has no road in one, checked above)
