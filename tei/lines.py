@@ -4,9 +4,13 @@
 longer than the limit is reported once as a `LongLine` (its first bytes) and the rest of
 it, up to the next newline, is dropped without being kept. `quote` gives the start of a
 text for an error message, so a huge bad input is never echoed back whole.
+`message_lines` splits one message (a websocket frame) into at most a set number of
+lines, its empty lines skipped unseen.
 """
 
 from __future__ import annotations
+
+import re
 
 import attrs
 
@@ -14,6 +18,9 @@ import attrs
 MAX_LINE = 1 << 20
 #: characters of a bad input quoted in an error message
 QUOTE_CHARS = 60
+#: lines read from one message (empty ones not counted); the rest of it is dropped
+MAX_MESSAGE_LINES = 256
+_TEXT = re.compile(r"[^\r\n]+")
 
 
 def quote(text: str, limit: int = QUOTE_CHARS) -> str:
@@ -40,6 +47,34 @@ def bound(line: str, limit: int = MAX_LINE) -> str | LongLine:
     if len(line) * 4 <= limit or len(line.encode("utf-8")) <= limit:
         return line
     return LongLine(line[:limit], limit)
+
+
+@attrs.frozen
+class MessageLines:
+    """The lines of one message: at most `limit`, and whether more were dropped."""
+
+    lines: tuple[str, ...]
+    dropped: bool = False
+    limit: int = MAX_MESSAGE_LINES
+
+    def describe(self) -> str:
+        """What an error message says about the dropped rest."""
+        return f"a message of more than {self.limit} lines: the rest of it ignored"
+
+
+def message_lines(text: str, limit: int = MAX_MESSAGE_LINES) -> MessageLines:
+    """The non-blank lines of `text` (`\\n`, `\\r\\n` or `\\r` end a line), at most `limit`.
+
+    Empty lines are skipped by the scanner and cost no Python step; a line of blanks counts
+    towards `limit` but is not passed on. The work is linear and stops at line `limit`."""
+    lines: list[str] = []
+    for seen, match in enumerate(_TEXT.finditer(text)):
+        if seen == limit:
+            return MessageLines(tuple(lines), True, limit)
+        line = match.group()
+        if not line.isspace():
+            lines.append(line)
+    return MessageLines(tuple(lines), False, limit)
 
 
 class LineSplitter:
