@@ -263,11 +263,17 @@ async def serve_sockets(
     context = WorkerContext(None)
 
     async def connection(stream: trio.SocketStream) -> None:
-        client = parse_socket_addr(stream.socket.family, stream.socket.getpeername())
+        try:
+            client = parse_socket_addr(stream.socket.family, stream.socket.getpeername())
+        except OSError:  # gone already
+            await stream.aclose()
+            return
         if client is not None:
             watchers.connections[client] = stream
         try:
             await TCPServer(app, config, context, ConnectionState({}), stream)  # type: ignore[arg-type]
+        except Exception:  # one connection's fault: the others are served on
+            log.exception("live view: a connection failed")
         finally:
             if client is not None and watchers.connections.get(client) is stream:
                 del watchers.connections[client]
