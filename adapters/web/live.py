@@ -37,7 +37,7 @@ from hypercorn.typing import ConnectionState
 from hypercorn.utils import parse_socket_addr, repr_socket_addr, wrap_app
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from adapters.referee.event_bus import EventBus, Subscription, Update
@@ -84,8 +84,7 @@ class Watchers:
     send_timeout: float = SEND_TIMEOUT
     #: open connections by client address (filled by `serve_sockets`)
     connections: dict[Client, trio.SocketStream] = attrs.field(factory=dict)
-    #: watchers now sending: client -> (when the send began, time.monotonic(), its
-    #: subscription)
+    #: watchers now sending: client -> (time.monotonic() as the send began, subscription)
     sending: dict[Client, tuple[float, Subscription]] = attrs.field(factory=dict)
     #: watchers disconnected for taking no data
     dropped: int = 0
@@ -194,7 +193,7 @@ def live_app(bus: EventBus, watchers: Watchers | None = None) -> Starlette:
         )
 
     async def state(request: Request) -> Response:
-        return JSONResponse(bus.state.snapshot())
+        return Response(bus.snapshot_update().payload, media_type="application/json")
 
     async def record(request: Request) -> Response:
         game_id, _, ext = request.path_params["name"].partition(".")
