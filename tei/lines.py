@@ -6,11 +6,14 @@ it, up to the next newline, is dropped without being kept. `quote` gives the sta
 text for an error message, so a huge bad input is never echoed back whole. `printable`
 escapes the control characters of foreign text (a server's, an engine's) before it
 reaches a terminal, a log or a record; `SafeFormatter` does it for every log line.
+`message_lines` splits one message (a websocket frame) into at most a set number of
+lines, its empty lines skipped unseen.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 
 import attrs
 
@@ -18,6 +21,9 @@ import attrs
 MAX_LINE = 1 << 20
 #: characters of a bad input quoted in an error message
 QUOTE_CHARS = 60
+#: lines read from one message (empty ones not counted); the rest of it is dropped
+MAX_MESSAGE_LINES = 256
+_TEXT = re.compile(r"[^\r\n]+")
 
 
 def quote(text: str, limit: int = QUOTE_CHARS) -> str:
@@ -72,6 +78,34 @@ def bound(line: str, limit: int = MAX_LINE) -> str | LongLine:
     if len(line) * 4 <= limit or len(line.encode("utf-8")) <= limit:
         return line
     return LongLine(line[:limit], limit)
+
+
+@attrs.frozen
+class MessageLines:
+    """The lines of one message: at most `limit`, and whether more were dropped."""
+
+    lines: tuple[str, ...]
+    dropped: bool = False
+    limit: int = MAX_MESSAGE_LINES
+
+    def describe(self) -> str:
+        """What an error message says about the dropped rest."""
+        return f"a message of more than {self.limit} lines: the rest of it ignored"
+
+
+def message_lines(text: str, limit: int = MAX_MESSAGE_LINES) -> MessageLines:
+    """The non-blank lines of `text` (`\\n`, `\\r\\n` or `\\r` end a line), at most `limit`.
+
+    Empty lines are skipped by the scanner and cost no Python step; a line of blanks counts
+    towards `limit` but is not passed on. The work is linear and stops at line `limit`."""
+    lines: list[str] = []
+    for seen, match in enumerate(_TEXT.finditer(text)):
+        if seen == limit:
+            return MessageLines(tuple(lines), True, limit)
+        line = match.group()
+        if not line.isspace():
+            lines.append(line)
+    return MessageLines(tuple(lines), False, limit)
 
 
 class LineSplitter:

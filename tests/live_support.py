@@ -1,11 +1,21 @@
-"""A small HTTP client (h11 over trio sockets) for the live view's tests: plain GETs and
-a server-sent-events watcher, talking to a server on 127.0.0.1."""
+"""A small HTTP client (h11 over trio sockets) for the live view's tests: plain GETs, a
+server-sent-events watcher and one that never reads, talking to a server on 127.0.0.1;
+and a `tei match --live` run with many watchers."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -95,3 +105,57 @@ async def watch(url: str) -> AsyncIterator[Watcher]:
     await stream.send_all(conn.send(request))
     async with stream:
         yield Watcher(stream, conn)
+
+
+async def stalled_watcher(url: str) -> trio.socket.SocketType:
+    """An `/events` stream that is opened and never read (a tiny receive buffer, so the
+    server's sends to it soon block). Close it to let it go."""
+    host, port, _ = _target(url)
+    sock = trio.socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    await sock.connect((host, port))
+    await sock.send(f"GET /events HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+    return sock
+
+
+def watched_match(args: list[str], watchers: int, timeout: float) -> tuple[float, list[str]]:
+    """Run `tei match ARGS --live 0 --json FILE` with `watchers` event streams open (every
+    other one never read, the rest read as fast as they come): (seconds, terminations)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        summary = Path(tmp) / "match.json"
+        command = [sys.executable, "-m", "tei", "match", *args, "--live", "0"]
+        start = time.monotonic()
+        proc = subprocess.Popen(
+            [*command, "--quiet", "--json", str(summary)], stdout=subprocess.PIPE, text=True
+        )
+        opened: list[socket.socket] = []
+        try:
+            assert proc.stdout is not None
+            found = re.search(r"http://127\.0\.0\.1:(\d+)/", proc.stdout.readline())
+            assert found, "no live view address printed"
+            port = int(found.group(1))
+            for i in range(watchers):
+                sock = socket.socket()
+                if i % 2:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                sock.connect(("127.0.0.1", port))
+                sock.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+                opened.append(sock)
+                if i % 2 == 0:
+                    threading.Thread(target=_read_all, args=(sock,), daemon=True).start()
+            proc.communicate(timeout=timeout)
+        finally:
+            proc.kill()
+            proc.wait()
+            for sock in opened:
+                sock.close()
+        took = time.monotonic() - start
+        assert proc.returncode == 0, proc.returncode
+        results = json.loads(summary.read_text())["results"]
+    return took, [r["termination"] for r in results]
+
+
+def _read_all(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        while sock.recv(65536):
+            pass

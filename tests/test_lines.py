@@ -10,7 +10,7 @@ from typing import TypeVar
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tei.lines import LineSplitter, LongLine, SafeFormatter, printable, quote
+from tei.lines import LineSplitter, LongLine, SafeFormatter, message_lines, printable, quote
 
 T = TypeVar("T")
 
@@ -133,3 +133,32 @@ def test_the_safe_formatter_escapes_messages_and_tracebacks_but_keeps_their_line
     assert lines[0] == "ERROR ev\\x1bil said hi\\x9b"
     assert lines[-1] == "ValueError: bad \\x1b]0;title\\x07"
     assert not any(c in text for c in "\x1b\x07\x9b")
+
+
+def test_a_message_gives_its_non_blank_lines() -> None:
+    got = message_lines("tei\r\nisready\n\n\n   \n\rgo depth 2")
+    assert got.lines == ("tei", "isready", "go depth 2") and not got.dropped
+
+
+def test_a_message_of_newlines_gives_nothing() -> None:
+    got = message_lines("\n" * (4 << 20))
+    assert got.lines == () and not got.dropped
+
+
+def test_a_message_is_cut_at_its_line_limit_blank_lines_counted() -> None:
+    got = message_lines("isready\n" * 1000, limit=256)
+    assert got.lines == ("isready",) * 256 and got.dropped
+    assert "more than 256 lines" in got.describe()
+    got = message_lines(" \n" * 300 + "isready", limit=256)
+    assert got.lines == () and got.dropped
+    got = message_lines("a\n" * 256 + "\n" * 100, limit=256)
+    assert len(got.lines) == 256 and not got.dropped
+
+
+@given(st.lists(st.sampled_from(["", " ", "a", "bc d", "\r"]), max_size=40))
+def test_message_lines_are_the_non_blank_lines_up_to_the_limit(parts: list[str]) -> None:
+    text = "\n".join(parts)
+    expected = [p for p in text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if p]
+    got = message_lines(text, limit=5)
+    assert list(got.lines) == [p for p in expected[:5] if not p.isspace()]
+    assert got.dropped == (len(expected) > 5)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import trio
 import trio.testing
@@ -21,6 +22,7 @@ from adapters.referee.events import (
 )
 from adapters.referee.live_state import LiveState
 from adapters.referee.runner import Match
+from adapters.web.live_feed import LiveFeed
 from rules.tak.game import TakGame
 from tei.protocol import Info, Score
 
@@ -103,31 +105,75 @@ def test_events_of_unknown_games_change_nothing_but_the_count() -> None:
     assert state.snapshot()["games"] == {} and state.seq == 2
 
 
-def test_a_late_joiner_snapshot_equals_patches_merged_by_an_early_one() -> None:
+def merge(merged: dict[str, Any], patch: dict[str, Any]) -> None:
+    """A patch merged as the page merges it."""
+    for key, value in patch.items():
+        if key == "games":
+            for gid, view in value.items():
+                if view is None:
+                    merged["games"].pop(gid, None)
+                else:
+                    merged["games"][gid] = view
+        elif key == "finished":
+            ids = {f["game"] for f in value}
+            merged["finished"] = [f for f in merged["finished"] if f["game"] not in ids]
+            merged["finished"] += value
+        else:
+            merged[key] = value
+
+
+def match_events() -> list[object]:
     game, events = started()
     events += [played(game, 0, "a1", 0), standings(0, 0.1), played(game, 0, "e5", 1)]
     _, more = started(1)
     events += more
     events.append(GameOver(0, "R-0", "normal", "road", 2, "rec", ("alpha", "beta")))
     events.append(standings(1, 0.2))
+    return events
+
+
+def test_one_patch_for_a_batch_of_events_equals_their_patches_merged() -> None:
+    events = match_events()
+    for cut in range(len(events)):
+        before = fold(events[:cut])
+        merged = before.snapshot()
+        after = fold(events)
+        merge(merged, after.patch(*events[cut:]))  # type: ignore[arg-type]
+        assert merged == after.snapshot()
+
+
+async def test_the_feed_hands_events_over_in_batches_and_resets_after_a_gap() -> None:
+    source = EventBus(LiveState(title="t"))
+    feed = LiveFeed(limit=3)
+    source.listen(lambda event: feed.put(source.state, event))
+    mirror = EventBus(source.state)
+    sub = mirror.subscribe()
+    assert (await sub.next()) is not None  # the snapshot
+    game, events = started()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(feed.pump, mirror, 0.0)
+        await trio.testing.wait_all_tasks_blocked()
+        for event in [*events, played(game, 0, "a1", 0), played(game, 0, "e5", 1)]:
+            source.publish(event)  # type: ignore[arg-type]
+        update = await sub.next()  # one patch for the three
+        assert update is not None and not update.reset and update.data["seq"] == 3
+        assert update.data["games"]["0"]["moves"] == ["a1", "e5"] and not sub.ready()
+        for text, seat in (("c3", 0), ("c2", 1), ("d4", 0), ("b2", 1)):  # 4 > limit
+            source.publish(played(game, 0, text, seat))
+        update = await sub.next()
+        assert update is not None and update.reset
+        assert update.data == source.state.snapshot() and mirror.state is source.state
+        feed.close()
+    assert mirror.closed and await sub.next() is None
+
+
+def test_a_late_joiner_snapshot_equals_patches_merged_by_an_early_one() -> None:
+    events = match_events()
     state = LiveState(title="test")
     merged = state.snapshot()
     for event in events:
         state = state.apply(event)  # type: ignore[arg-type]
-        patch = state.patch(event)  # type: ignore[arg-type]
-        for key, value in patch.items():
-            if key == "games":
-                for gid, view in value.items():
-                    if view is None:
-                        merged["games"].pop(gid, None)
-                    else:
-                        merged["games"][gid] = view
-            elif key == "finished":
-                ids = {f["game"] for f in value}
-                merged["finished"] = [f for f in merged["finished"] if f["game"] not in ids]
-                merged["finished"] += value
-            else:
-                merged[key] = value
+        merge(merged, state.patch(event))  # type: ignore[arg-type]
     assert merged == state.snapshot()
     assert list(merged["games"]) == ["1"]
 
@@ -152,18 +198,39 @@ async def test_bus_fans_out_in_order_and_resets_a_slow_subscriber() -> None:
         assert update is not None and not update.reset
         seqs.append(update.data["seq"])
     assert seqs == [1, 2, 3, 4, 5]
-    # the slow one held 3 updates (snapshot, start, a1), overflowed at e5 and starts
-    # again from a snapshot taken then, followed by the later patches
+    # the slow one held 3 updates (snapshot, start, a1) and overflowed at e5: its backlog
+    # is gone and it starts again from the state as it is when it next reads
     update = await slow.next()
     assert update is not None and update.reset and slow.resets == 1
-    assert update.data["games"]["0"]["moves"] == ["a1", "e5"]
-    for last in ("c3", "c2"):
-        update = await slow.next()
-        assert update is not None and update.data["games"]["0"]["moves"][-1] == last
+    assert update.data["games"]["0"]["moves"] == ["a1", "e5", "c3", "c2"]
+    bus.publish(played(game, 0, "d4", 0))
+    update = await slow.next()
+    assert update is not None and update.data["games"]["0"]["moves"][-1] == "d4"
     slow.close()
     assert bus.subscribers == 1
     bus.close()
+    assert [u.data["seq"] for u in fast.ready()] == [6]
     assert await fast.next() is None
+
+
+async def test_updates_and_snapshots_are_built_once_and_shared() -> None:
+    """Watchers cost the publisher nothing each: one patch object (its JSON encoded once)
+    goes to all, and every watcher behind gets the same snapshot object."""
+    bus = EventBus(LiveState(title="t"), limit=2)
+    subs = [bus.subscribe() for _ in range(20)]
+    firsts = [await sub.next() for sub in subs]
+    assert all(first is firsts[0] for first in firsts)  # one snapshot for all
+    game, events = started()
+    for event in events:
+        bus.publish(event)  # type: ignore[arg-type]
+    patches = [sub.ready() for sub in subs]
+    assert all(p == patches[0] and p[0] is patches[0][0] for p in patches)
+    assert json.loads(patches[0][0].payload) == patches[0][0].data
+    for text, seat in (("a1", 0), ("e5", 1), ("c3", 0)):
+        bus.publish(played(game, 0, text, seat))  # every subscription overflows
+    behind = [await sub.next() for sub in subs]
+    assert all(b is behind[0] for b in behind) and behind[0] is not None and behind[0].reset
+    assert behind[0].data["games"]["0"]["moves"] == ["a1", "e5", "c3"]
 
 
 async def test_a_waiting_subscriber_wakes_on_publish() -> None:

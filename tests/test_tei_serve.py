@@ -14,6 +14,7 @@ from fixture_support import Started
 from serve_support import Client, Server, wait_gone
 
 from rules.registry import game_class
+from tei.lines import MAX_MESSAGE_LINES
 from tei.transcript import TranscriptEntry
 
 StartServer = Callable[..., Server]
@@ -278,3 +279,28 @@ def test_bad_command_lines_exit_2() -> None:
         )
         assert done.returncode == 2, (args, done.stderr)
         assert "tei serve" in done.stderr or "error" in done.stderr, done.stderr
+
+
+def test_a_message_of_4_mib_of_newlines_costs_nothing_and_lines_are_capped(
+    start: StartServer, clients: list[Client], tmp_path: Path
+) -> None:
+    """Before: 4 million empty lines, each through the host and into the log (minutes of
+    CPU, 62 MB of log), going on after the client left."""
+    log = tmp_path / "ws.log"
+    server = start("--bot", "random", "--log", str(log))
+    client = connect(server, clients)
+    client.send("\n" * ((4 << 20) - 100) + "isready")
+    assert client.expect("readyok") == ["readyok"]
+    client.send("isready\n" * 1000)
+    got: list[str] = []
+    while got.count("readyok") < MAX_MESSAGE_LINES or not any("error" in g for g in got):
+        got.append(client.line())
+    assert f"a message of more than {MAX_MESSAGE_LINES} lines" in "".join(got)
+    assert got.count("readyok") == MAX_MESSAGE_LINES
+    client.send("isready")
+    assert client.expect("readyok") == ["readyok"]  # nothing more came from the 1000
+    assert log.stat().st_size < 100_000
+    client.send("\n" * ((4 << 20) - 100))
+    client.vanish()
+    server.wait_log("session-1 closed")
+    assert log.stat().st_size < 100_000

@@ -34,7 +34,12 @@ from adapters.playtak.transport import (
     ConnectSettings,
     ServerAddress,
 )
-from adapters.web.options import LiveAddressError, add_live_options, live_address
+from adapters.web.options import (
+    LiveAddressError,
+    LiveOptions,
+    add_live_options,
+    live_address,
+)
 from bots.registry import bot_names, default_bot
 from tei.config_file import (
     COMMAND_LINE,
@@ -422,13 +427,13 @@ def _play(
     return 0
 
 
-def _run_bridge(bridge: Bridge, live: tuple[str, int] | None) -> list[tuple[int, str, Path | None]]:
+def _run_bridge(bridge: Bridge, live: LiveOptions | None) -> list[tuple[int, str, Path | None]]:
     """Run the bridge until done or signalled, serving the live view when asked."""
     if live is None:
         return trio.run(bridge.run_until_signal)
     from adapters.referee.event_bus import EventBus
     from adapters.referee.live_state import LiveState
-    from adapters.web.live import serve_while
+    from adapters.web.live_feed import serve_while
 
     bus = EventBus(LiveState(title=f"tei playtak on {bridge.settings.site}"))
     bridge.watch = BridgeWatch(bus.publish, bridge.settings.site, bridge.settings.games)
@@ -436,4 +441,5 @@ def _run_bridge(bridge: Bridge, live: tuple[str, int] | None) -> list[tuple[int,
     def announce(url: str) -> None:
         logging.getLogger("playtak").info("live view: %s (read-only, unauthenticated)", url)
 
-    return trio.run(serve_while, bus, live[0], live[1], bridge.run_until_signal, announce)
+    run = bridge.run_until_signal
+    return trio.run(serve_while, bus, live.host, live.port, run, announce, live.max_watchers)

@@ -28,7 +28,12 @@ from adapters.referee.report import ConsoleReporter, final_report, write_json
 from adapters.referee.runner import Match, MatchProgress
 from adapters.referee.schedule import TOURNAMENTS, alignment_warning
 from adapters.referee.state import StateError, read_state
-from adapters.web.options import LiveAddressError, add_live_options, live_address
+from adapters.web.options import (
+    LiveAddressError,
+    LiveOptions,
+    add_live_options,
+    live_address,
+)
 from bots.registry import bot_names
 from tei.options_cli import add_game_options, game_options, set_epilog, usage_error
 
@@ -344,14 +349,14 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def run_live(match: Match, bus: EventBus, address: tuple[str, int]) -> None:
+def run_live(match: Match, bus: EventBus, live: LiveOptions) -> None:
     """Play the match while serving its live view; a bad address is a MatchError."""
-    from adapters.web.live import serve_while
+    from adapters.web.live_feed import serve_while
 
     def announce(url: str) -> None:
         print(f"Live view: {url} (read-only, unauthenticated)", flush=True)
 
     try:
-        trio.run(serve_while, bus, address[0], address[1], match.run, announce)
+        trio.run(serve_while, bus, live.host, live.port, match.run, announce, live.max_watchers)
     except LiveAddressError as exc:
         raise MatchError(str(exc)) from None

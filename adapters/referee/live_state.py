@@ -150,18 +150,22 @@ class LiveState:
             "llr": [list(p) for p in self.llr],
         }
 
-    def patch(self, event: Event) -> dict[str, Any]:
-        """The parts of `snapshot()` that `event` (the last applied) changed."""
+    def patch(self, *events: Event) -> dict[str, Any]:
+        """The parts of `snapshot()` that `events` (the last applied, in order) changed:
+        one patch for a batch, each part as it is now."""
         out: dict[str, Any] = {"seq": self.seq}
-        if isinstance(event, Standings):
-            out["standings"] = None if self.standings is None else self.standings.to_json()
-            out["llr"] = [list(p) for p in self.llr]
-        elif isinstance(event, GameOver):
-            out["games"] = {str(event.game): None}
-            out["finished"] = [f.to_json() for f in self.finished if f.over.game == event.game]
-        else:
-            view = self.games.get(event.game)
-            out["games"] = {str(event.game): None if view is None else view.to_json()}
+        for event in events:
+            if isinstance(event, Standings):
+                out["standings"] = None if self.standings is None else self.standings.to_json()
+                out["llr"] = [list(p) for p in self.llr]
+            elif isinstance(event, GameOver):
+                out.setdefault("games", {})[str(event.game)] = None
+                done = [f.to_json() for f in self.finished if f.over.game == event.game]
+                kept = [f for f in out.get("finished", ()) if f["game"] != event.game]
+                out["finished"] = kept + done
+            elif str(event.game) not in out.setdefault("games", {}):  # else: already as now
+                view = self.games.get(event.game)
+                out["games"][str(event.game)] = None if view is None else view.to_json()
         return out
 
     def record(self, game: int) -> GameOver | None:

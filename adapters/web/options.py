@@ -1,4 +1,5 @@
-"""The `--live [HOST:]PORT` and `--live-public` options of `tei match` and `tei playtak`.
+"""The live view's options of `tei match` and `tei playtak`: `--live [HOST:]PORT`,
+`--live-public` and `--live-max-watchers`.
 
 Light on purpose: the web stack is imported only when a live view is asked for.
 """
@@ -8,9 +9,13 @@ from __future__ import annotations
 import argparse
 import ipaddress
 
+import attrs
+
 from adapters.web.errors import WebError
 
 DEFAULT_HOST = "127.0.0.1"
+#: event streams served at once; more are answered 503
+DEFAULT_MAX_WATCHERS = 32
 
 
 def add_live_options(parser: argparse.ArgumentParser, what: str) -> None:
@@ -27,13 +32,37 @@ def add_live_options(parser: argparse.ArgumentParser, what: str) -> None:
         action="store_true",
         help="allow --live on a non-loopback address (anyone who reaches it can watch)",
     )
+    group.add_argument(
+        "--live-max-watchers",
+        type=_watchers,
+        default=DEFAULT_MAX_WATCHERS,
+        metavar="N",
+        help=f"watchers served at once (default {DEFAULT_MAX_WATCHERS}); more are answered"
+        " 503 (busy)",
+    )
 
 
-def live_address(args: argparse.Namespace) -> tuple[str, int] | None:
-    """(host, port) of the `--live` option, None without it; LiveAddressError if bad."""
+def _watchers(text: str) -> int:
+    if not text.strip().isdigit() or not 1 <= int(text) <= 10000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of watchers (1-10000)")
+    return int(text)
+
+
+@attrs.frozen
+class LiveOptions:
+    """Where to serve the live view, and how many watchers at once."""
+
+    host: str
+    port: int
+    max_watchers: int = DEFAULT_MAX_WATCHERS
+
+
+def live_address(args: argparse.Namespace) -> LiveOptions | None:
+    """The live view's options, None without `--live`; LiveAddressError if bad."""
     if getattr(args, "live", None) is None:
         return None
-    return parse_address(args.live, bool(getattr(args, "live_public", False)))
+    host, port = parse_address(args.live, bool(getattr(args, "live_public", False)))
+    return LiveOptions(host, port, getattr(args, "live_max_watchers", DEFAULT_MAX_WATCHERS))
 
 
 class LiveAddressError(WebError):

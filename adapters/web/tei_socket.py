@@ -1,7 +1,8 @@
 """TEI over websocket: each connection its own engine session (`tei serve`).
 
-One TEI line per text message both ways (a message holding several lines is split; the
-answers go one line per message). A session is either a built-in bot hosted in process
+One TEI line per text message both ways (a message holding several lines is split, its
+empty lines skipped, at most `tei.lines.MAX_MESSAGE_LINES` of them read; the answers go
+one line per message). A session is either a built-in bot hosted in process
 by the engine host's loop (`tei.host.loop.serve_lines`) or a fresh engine subprocess
 (`tei.driver.process.EngineProcess`: own process group, stopped with the session, no
 orphans). The app is a Starlette app, served by Hypercorn's trio worker.
@@ -9,8 +10,10 @@ orphans). The app is a Starlette app, served by Hypercorn's trio worker.
 Before accepting, the server checks the page's `Origin` (refused: HTTP 403) and the
 number of sessions (refused: close code 1013 with the reason). A session ends when the
 client closes, sends `quit`, stays idle (nothing either way) for the idle timeout, or its
-engine exits; the close reason says which. Bad input (a binary frame, a line over the
-host's limit) gets an `info string error: ...` line and the session goes on.
+engine exits; the close reason says which. The client's messages are read by a task of
+their own, so a client that leaves is seen at once and nothing it sent is passed on after
+that. Bad input (a binary frame, a line over the host's limit, a message of too many
+lines) gets an `info string error: ...` line and the session goes on.
 """
 
 from __future__ import annotations
@@ -34,13 +37,15 @@ from tei.driver.process import EngineProcess
 from tei.host.loop import MAX_LINE, serve_lines
 from tei.host.options import OptionValueError
 from tei.host.state import HostConfig, HostSetupError, HostState
-from tei.lines import LongLine, bound
+from tei.lines import LongLine, bound, message_lines
 from tei.transcript import Transcript
 
 log = logging.getLogger("tei.serve")
 
 #: a client that takes no answer for this long (seconds) is treated as gone
 SEND_TIMEOUT = 10.0
+#: lines received and not yet taken by the session; more are dropped (with an error)
+WAITING_LINES = 1024
 #: close codes: normal, policy (origin), internal error (engine), try again later (full)
 CLOSE_NORMAL, CLOSE_POLICY, CLOSE_ENGINE, CLOSE_FULL = 1000, 1008, 1011, 1013
 
@@ -76,6 +81,7 @@ class _Session:
         self.idle_scope = trio.CancelScope()
         self.gone = False
         self._send_lock = trio.Lock()
+        self._to_lines, self._from_receive = trio.open_memory_channel[str | LongLine](WAITING_LINES)
         self.touch()
 
     def touch(self) -> None:
@@ -95,23 +101,54 @@ class _Session:
                 raise
         self.touch()
 
+    async def receive(self) -> None:
+        """Read the client's messages until it leaves, handing their lines to `lines()`.
+
+        Never waits for the session: a disconnect is seen at once, and from then on no
+        line is passed on. A message gives at most MAX_MESSAGE_LINES lines, its empty
+        lines skipped unseen; a line that finds WAITING_LINES lines not yet taken is
+        dropped. Each is told with one error line per message, as is a binary message."""
+        try:
+            while not self.gone:
+                try:
+                    message = await self.ws.receive()
+                except Exception:  # the connection broke
+                    message = {"type": "websocket.disconnect"}
+                self.touch()
+                if message["type"] == "websocket.disconnect":
+                    self.gone = True
+                    break
+                text = message.get("text")
+                if text is None:
+                    size = len(message.get("bytes") or b"")
+                    await self._tell(f"binary message of {size} bytes ignored (TEI is text)")
+                    continue
+                got = message_lines(text)
+                dropped = 0
+                for line in got.lines:
+                    try:
+                        self._to_lines.send_nowait(bound(line, MAX_LINE))
+                    except trio.WouldBlock:
+                        dropped += 1
+                if got.dropped:
+                    await self._tell(got.describe())
+                if dropped:
+                    await self._tell(
+                        f"{dropped} lines dropped: {WAITING_LINES} lines were waiting already"
+                    )
+        finally:  # on cancel (the session ended): the close is still ours to send
+            self._to_lines.close()
+
+    async def _tell(self, text: str) -> None:
+        with contextlib.suppress(Exception):  # a client that is gone is seen by `receive`
+            await self.send(_error_line(text))
+
     async def lines(self) -> AsyncIterator[str | LongLine]:
-        """The client's lines until it closes; a binary message is answered with an error."""
-        while not self.gone:
-            message = await self.ws.receive()
-            self.touch()
-            if message["type"] == "websocket.disconnect":
-                self.gone = True
+        """The client's lines until it leaves (those not yet taken then are dropped)."""
+        async for line in self._from_receive:
+            if self.gone:
                 return
-            text = message.get("text")
-            if text is None:
-                size = len(message.get("bytes") or b"")
-                await self.send(
-                    _error_line(f"binary message of {size} bytes ignored (TEI is text)")
-                )
-                continue
-            for line in text.splitlines() or [""]:
-                yield bound(line, MAX_LINE)
+            yield line
 
     async def close(self, code: int, reason: str) -> None:
         if self.gone:
@@ -158,11 +195,16 @@ class TeiSocketServer:
         await session.close(code, reason)
 
     async def _run(self, session: _Session) -> tuple[int, str]:
-        with session.idle_scope:
-            if self.config.engine:
-                return await self._relay(session)
-            return await self._host(session)
-        return CLOSE_NORMAL, f"idle for {self.config.idle_timeout:g} s"
+        outcome = (CLOSE_NORMAL, f"idle for {self.config.idle_timeout:g} s")
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(session.receive)
+            with session.idle_scope:
+                if self.config.engine:
+                    outcome = await self._relay(session)
+                else:
+                    outcome = await self._host(session)
+            nursery.cancel_scope.cancel()
+        return outcome
 
     async def _host(self, session: _Session) -> tuple[int, str]:
         try:
