@@ -221,10 +221,10 @@ def win_squares(t: SizeTables, bits: int, empty: int) -> int:
 
 
 def step_wins(board: Board, turn: int) -> int:
-    """Squares where side `turn` completes a road by moving one piece onto them from a
-    neighbouring stack it tops (onto an empty square or an enemy flat): each is a move
-    that wins at once, whatever it uncovers. Exact for these one-piece steps; longer
-    spreads and capstone crushes are left to the search."""
+    """Squares where side `turn` completes a road by moving its flat or capstone from the
+    top of a neighbouring stack onto them (an empty square or an enemy flat): each is a
+    move that wins at once, whatever it uncovers. Exact for these one-piece steps;
+    walls' steps, longer spreads and capstone crushes are left to the search."""
     t = board.t
     mine = board.black if turn else board.white
     road_bits = mine & ~board.walls
