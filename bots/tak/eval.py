@@ -151,25 +151,21 @@ def neighbours(t: SizeTables, bits: int) -> int:
     ) & t.full
 
 
+def _touching(t: SizeTables, bits: int) -> tuple[int, int]:
+    """The squares next to at least one, and to at least two, of `bits`."""
+    n = t.size
+    a = (bits << n) & t.full
+    b = bits >> n
+    c = (bits << 1) & t.not_col_first
+    d = (bits >> 1) & t.not_col_last
+    return a | b | c | d, (a & b) | ((a | b) & c) | ((a | b | c) & d)
+
+
 def control_squares(t: SizeTables, mine: int, theirs: int) -> tuple[int, int]:
     """The squares next to more of `mine` than of `theirs`, and the other way round
     (neighbours counted up to two)."""
-    n = t.size
-    full = t.full
-    nf = t.not_col_first
-    nl = t.not_col_last
-    a = (mine << n) & full
-    b = mine >> n
-    c = (mine << 1) & nf
-    d = (mine >> 1) & nl
-    m1 = a | b | c | d
-    m2 = (a & b) | ((a | b) & c) | ((a | b | c) & d)
-    a = (theirs << n) & full
-    b = theirs >> n
-    c = (theirs << 1) & nf
-    d = (theirs >> 1) & nl
-    t1 = a | b | c | d
-    t2 = (a & b) | ((a | b) & c) | ((a | b | c) & d)
+    m1, m2 = _touching(t, mine)
+    t1, t2 = _touching(t, theirs)
     return (m2 & ~t2) | (m1 & ~t1), (t2 & ~m2) | (t1 & ~m1)
 
 
