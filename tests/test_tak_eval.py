@@ -141,3 +141,31 @@ def test_an_iteration_starts_only_when_it_is_predicted_to_end_in_time() -> None:
     assert not plan.fits(300.0, 600.0, stretch=2.0)  # never past the hard budget
     assert plan.fits(40.0, 10_000.0)  # within the first tenth: always
     assert TimePlan(None, None).fits(1e9, 1e9)
+
+
+@pytest.mark.parametrize("size", [4, 5, 6])
+def test_the_fitters_terms_add_up_to_the_evaluation(size: int) -> None:
+    """`benchmarks/tak_texel.py` fits the weights on its own copy of the terms: its
+    weighted sum must be the evaluation (up to rounding) with the shipped weights."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    try:
+        import tak_texel
+    finally:
+        sys.path.pop(0)
+    from bots.tak.eval import static, win_squares
+
+    weights = tak_texel.flat_weights(weights_for(size), size)
+    checked = 0
+    for game in random_positions(size, 300):
+        board = game.fast_board()
+        if board.size != size or board.copy().winning_move() is not None:
+            continue
+        t = board.t
+        empty = t.full & ~(board.white | board.black)
+        theirs = board.road_bits(1 - board.turn)
+        threats = (win_squares(t, theirs, empty) | step_wins(board, 1 - board.turn)).bit_count()
+        terms = tak_texel.features(board)
+        total = sum(w * f for w, f in zip(weights, terms, strict=True))
+        assert abs(static(board, threats) - total) <= 4, board.tps()
+        checked += 1
+    assert checked >= 30
