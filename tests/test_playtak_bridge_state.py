@@ -13,6 +13,8 @@ import pytest
 from adapters.playtak import bridge_events as ev
 from adapters.playtak import protocol as p
 from adapters.playtak.bridge_state import BridgeState
+from adapters.playtak.game_policy import ScorePolicy
+from adapters.playtak.seek_filter import SeekFilter
 from rules.tak.move import Move
 from tei.protocol import OptionDecl
 from tei.seat import FaultKind, SeatFault, SeatUnavailable
@@ -21,6 +23,7 @@ HALFKOMI = {"HalfKomi": OptionDecl("HalfKomi", "spin", "0", 0, 8)}
 WHITE_START = "Game Start 5 Guest1 vs bobby white 5 60 0 0 21 1 0 0 0 0 0"
 BLACK_START = "Game Start 2 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0"
 SEEK_LINE = "Seek 5 60 0 A 0 21 1 0 0 "
+ALICE_ONLY = SeekFilter(allow=frozenset({"alice"}))
 CRASH = SeatFault("flaky", FaultKind.CRASHED, True, EOFError("gone"))
 
 
@@ -28,7 +31,7 @@ class Script:
     """A state fed with lines and inputs at a time the test moves on by hand."""
 
     def __init__(self, options: dict[str, OptionDecl] | None = None, **settings: Any) -> None:
-        settings.setdefault("seek", p.Seek.parse_spec("5 60 0 A"))
+        settings.setdefault("seeks", (p.Seek.parse_spec("5 60 0 A"),))
         settings.setdefault("move_overhead_ms", 100)
         self.state = BridgeState(ev.BridgeSettings(**settings), rng=random.Random(7))
         self.now = 1000.0
@@ -120,7 +123,7 @@ def test_a_refused_move_is_replaced_by_another() -> None:
 
 
 def test_a_refused_accept_waits_for_the_next_seek_and_a_stray_nok_is_logged() -> None:
-    script = Script(seek=None, accept_from="alice")
+    script = Script(seeks=(), accept=ALICE_ONLY)
     seek = "Seek new 1 alice 5 60 0 W 0 21 1 0 0 0 0 0 0"
     assert sent(script.login() + script.feed(seek)) == ["Accept 1"]
     assert script.feed("NOK") == []  # the seek is gone: nothing else to accept
@@ -130,7 +133,7 @@ def test_a_refused_accept_waits_for_the_next_seek_and_a_stray_nok_is_logged() ->
 
 
 def test_seeks_of_others_and_komi_the_engine_lacks_are_not_accepted() -> None:
-    script = Script(options={}, seek=None, accept_from="alice")
+    script = Script(options={}, seeks=(), accept=ALICE_ONLY)
     script.login()
     assert script.feed("Seek new 1 carol 5 60 0 W 0 21 1 0 0 0 0 0 0") == []
     assert script.feed("Seek new 2 alice 5 60 0 W 4 21 1 0 0 0 0 0 0") == []  # komi 2
@@ -139,7 +142,7 @@ def test_seeks_of_others_and_komi_the_engine_lacks_are_not_accepted() -> None:
 
 
 def test_a_seek_the_engine_cannot_play_stops_at_once() -> None:
-    script = Script(options={}, seek=p.Seek.parse_spec("5 60 0 A 4"))
+    script = Script(options={}, seeks=(p.Seek.parse_spec("5 60 0 A 4"),))
     assert script.state.done and script.state.error is not None
     assert "cannot play the seek" in str(script.state.error)
 
@@ -208,7 +211,7 @@ def test_undo_while_thinking_cancels_and_thinks_again_after_the_search_stops() -
 
 @pytest.mark.parametrize("accept", [False, True])
 def test_draw_offers_are_declined_unless_accepted(accept: bool) -> None:
-    script = Script(accept_draws=accept)
+    script = Script(policy=ScorePolicy(accept_draws=accept))
     script.login()
     script.answer(script.feed(BLACK_START, "Game#2 P A1"), "e5")
     assert sent(script.feed("Game#2 OfferDraw")) == (["Game#2 OfferDraw"] if accept else [])

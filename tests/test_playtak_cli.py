@@ -73,7 +73,7 @@ def test_records_name_the_server_they_were_played_on() -> None:
 def test_bad_arguments_exit_2_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
     """(Each numeric option's own range: tests/test_cli_numbers.py.)"""
     for args, message in [
-        ([], "give --seek SPEC or --accept-from NAME"),
+        ([], "give --seek SPEC, --accept or --accept-from NAME"),
         (["--seek", "5 180"], "at least 'size time increment'"),
         (["--seek", "5 180 10", "--server", "http://x"], "bad server address"),
         (["--seek", "5 180 10", "--user", "alice", "--password-env", "NO_SUCH_VAR"], "password"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import signal
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -100,6 +101,7 @@ class Bridge:
                 await self._feed(s.EngineReady(engine.options, engine.sizes))
                 if not self.done.is_set():
                     nursery.start_soon(self.session.run, self)
+                    nursery.start_soon(self._alarm)
                 await self.done.wait()
                 with trio.move_on_after(2):
                     with contextlib.suppress(NotConnected):
@@ -155,6 +157,16 @@ class Bridge:
 
     async def event(self, event: p.ServerEvent) -> None:
         await self._feed(event)
+
+    async def _alarm(self) -> None:
+        """Feed `Tick` whenever the time the state asks to be woken at has come."""
+        while True:
+            when = self.state.wake_at()
+            if when is not None and trio.current_time() >= when:
+                await self._feed(s.Tick())
+                continue
+            with trio.move_on_at(math.inf if when is None else when):
+                await self.changes.next()
 
     # ---- carrying out --------------------------------------------------------------------
     async def _feed(self, item: s.Input) -> None:

@@ -12,13 +12,22 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import attrs
 import trio
 
 from adapters.playtak import protocol as p
 from adapters.playtak.bridge import Bridge, BridgeError, BridgeSettings
 from adapters.playtak.commands import GUEST_TOKEN_RE
+from adapters.playtak.game_policy import UNDO_CHOICES, ChatTemplate, ScorePolicy
 from adapters.playtak.live_view import BridgeWatch
+from adapters.playtak.seek_filter import (
+    OPPONENT_CHOICES,
+    RATED_CHOICES,
+    TOURNAMENT_CHOICES,
+    SeekFilter,
+)
 from adapters.playtak.session import (
     Credentials,
     Session,
@@ -112,23 +121,41 @@ def _account_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _default(name: str) -> Any:
+    """The default of a setting, from the value object that holds it (one source)."""
+    for kind in (BridgeSettings, SeekFilter):
+        field = getattr(attrs.fields(kind), name, None)
+        if field is not None:
+            return field.default
+    raise KeyError(name)
+
+
 def _game_options(parser: argparse.ArgumentParser) -> None:
     games = parser.add_argument_group("games")
-    mode = games.add_mutually_exclusive_group()
-    mode.add_argument("--seek", metavar="SPEC", help="post this seek (see below)")
-    mode.add_argument("--accept-from", metavar="NAME", help="accept the seeks of this player")
+    games.add_argument(
+        "--seek",
+        action="append",
+        metavar="SPEC",
+        help="post this seek (see below); repeat it for a list posted in turn",
+    )
+    rotate = _default("seek_rotate_seconds")
+    games.add_argument(
+        "--seek-rotate",
+        type=POSITIVE_SECONDS,
+        default=rotate,
+        metavar="S",
+        help=f"replace a seek nobody took by the next of the list after S s (default {rotate:g})",
+    )
     games.add_argument(
         "--games", type=int_in(1), metavar="N", help="stop after N games (default: never)"
     )
-    games.add_argument(
-        "--accept-draws", action="store_true", help="accept draw offers (default: decline)"
-    )
+    overhead = _default("move_overhead_ms")
     games.add_argument(
         "--move-overhead",
         type=int_in(0),
-        default=1000,
+        default=overhead,
         metavar="MS",
-        help="ms kept back from our clock for network lag (default 1000)",
+        help=f"ms kept back from our clock for network lag (default {overhead})",
     )
     games.add_argument(
         "--max-move-time",
@@ -138,6 +165,80 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
         "of the clock left, at least 30 s)",
     )
     games.add_argument("--ptn-dir", type=Path, metavar="DIR", help="write each game as PTN here")
+    _accept_options(parser)
+    _in_game_options(parser)
+
+
+#: the filters of other players' seeks: flag, metavar or choices, help
+ACCEPT_FILTERS: tuple[tuple[str, str | tuple[str, ...], str], ...] = (
+    ("--accept-size", "LIST", "board sizes, e.g. 5,6"),
+    ("--accept-time", "MIN:MAX", "base time in seconds, e.g. 180:900 (MIN: or :MAX open)"),
+    ("--accept-inc", "MIN:MAX", "increment in seconds"),
+    ("--accept-komi", "LIST", "komi in half-flats, e.g. 0,4"),
+    ("--accept-color", "LIST", "the colours we play: W, B, A (random), e.g. A,W"),
+    ("--accept-rated", RATED_CHOICES, "rated or unrated games"),
+    ("--accept-tournament", TOURNAMENT_CHOICES, "tournament games"),
+    ("--accept-opponents", OPPONENT_CHOICES, "bot accounts or humans (needs --protocol 2)"),
+    ("--allow", "NAMES", "only these players (commas between)"),
+    ("--block", "NAMES", "never these players"),
+)
+
+
+def _accept_options(parser: argparse.ArgumentParser) -> None:
+    accept = parser.add_argument_group(
+        "accepting seeks of other players (filters: default any)",
+        "The best acceptable seek is taken: one addressed to us first, then the time\n"
+        "control closest to our first --seek (base + 40 x increment), then the oldest.\n"
+        "While none is there, our own seeks are posted.",
+    )
+    accept.add_argument(
+        "--accept", action="store_true", help="accept the seeks that pass the filters below"
+    )
+    accept.add_argument(
+        "--accept-from", metavar="NAME", help="accept the seeks of this player (--accept --allow)"
+    )
+    for flag, shape, text in ACCEPT_FILTERS:
+        if isinstance(shape, tuple):
+            default = _default(flag.removeprefix("--accept-"))
+            accept.add_argument(
+                flag, choices=shape, default=default, help=f"{text} (default {default})"
+            )
+        else:
+            accept.add_argument(flag, metavar=shape, help=text)
+
+
+def _in_game_options(parser: argparse.ArgumentParser) -> None:
+    play = parser.add_argument_group("resign, draws, undo and chat (default: none)")
+    play.add_argument(
+        "--resign",
+        metavar="WORDS",
+        help="resign once our engine scored -CP or worse on N moves in a row: "
+        '"movecount=N score=CP" (as tei match; never with an engine without scores)',
+    )
+    play.add_argument(
+        "--draw",
+        metavar="WORDS",
+        help="offer a draw once N full moves are played and our engine scored within CP "
+        'of 0 on M moves in a row: "movenumber=N movecount=M score=CP"; offers are '
+        "accepted while that holds",
+    )
+    play.add_argument(
+        "--accept-draws", action="store_true", help="accept every draw offer (default: decline)"
+    )
+    play.add_argument(
+        "--undo",
+        choices=UNDO_CHOICES,
+        default=UNDO_CHOICES[0],
+        help="answer to the opponent's undo requests (default refuse)",
+    )
+    play.add_argument(
+        "--greeting",
+        metavar="TEXT",
+        help="told to the opponent when a game starts; {me} and {opponent} are the names",
+    )
+    play.add_argument(
+        "--goodbye", metavar="TEXT", help="told to the opponent when a game ends (as --greeting)"
+    )
 
 
 #: the connection's timing options: flag, type, default seconds, help
@@ -228,10 +329,11 @@ def _logging(args: argparse.Namespace) -> Iterator[None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.seek and not args.accept_from:
-        return usage_error("playtak", "give --seek SPEC or --accept-from NAME")
+    if not args.seek and not args.accept and not args.accept_from:
+        return usage_error("playtak", "give --seek SPEC, --accept or --accept-from NAME")
     try:
-        seek = p.Seek.parse_spec(args.seek) if args.seek else None
+        seeks = tuple(p.Seek.parse_spec(text) for text in args.seek or ())
+        games = _game_settings(args, seeks)
         ServerAddress.parse(args.server)
         ConnectSettings(ca_file=args.ca_file).ssl_context()  # a bad --ca-file is named now
         options = dict(split_pair(item, "--engine-option") for item in args.engine_option)
@@ -243,7 +345,65 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         return usage_error("playtak", problem)
     with _logging(args):
-        return _play(args, seek, password, options)
+        return _play(args, games, password, options)
+
+
+def _game_settings(args: argparse.Namespace, seeks: tuple[p.Seek, ...]) -> BridgeSettings:
+    """The bridge's settings of seeks, accepting, resign, draws, undo and chat; a bad one
+    raises ValueError naming its option."""
+    accepting = args.accept or args.accept_from
+    given = [flag for flag, _, _ in ACCEPT_FILTERS if _is_set(args, flag)]
+    if given and not accepting:
+        raise ValueError(f"{given[0]} filters the seeks we accept: give --accept too")
+    accept = None
+    if accepting:
+        if args.accept_opponents != "any" and args.protocol < 2:
+            raise ValueError("--accept-opponents needs --protocol 2 (bot flags in seeks)")
+        allow = ",".join(filter(None, (args.allow, args.accept_from)))
+        accept = SeekFilter.parse(
+            sizes=args.accept_size,
+            time=args.accept_time,
+            inc=args.accept_inc,
+            komi=args.accept_komi,
+            colors=args.accept_color,
+            rated=args.accept_rated,
+            tournament=args.accept_tournament,
+            opponents=args.accept_opponents,
+            allow=allow or None,
+            block=args.block,
+            prefer=(seeks[0].time, seeks[0].inc) if seeks else None,
+        )
+    greeting, goodbye = (
+        None if text is None else ChatTemplate.parse(text, flag)
+        for flag, text in (("--greeting", args.greeting), ("--goodbye", args.goodbye))
+    )
+    return BridgeSettings(
+        seeks=seeks,
+        seek_rotate_seconds=args.seek_rotate,
+        accept=accept,
+        games=args.games,
+        ptn_dir=args.ptn_dir,
+        move_overhead_ms=args.move_overhead,
+        policy=ScorePolicy.parse(args.resign, args.draw, args.accept_draws, args.undo),
+        greeting=greeting,
+        goodbye=goodbye,
+        max_move_seconds=args.max_move_time,
+        site=site_name(args.server),
+    )
+
+
+def _is_set(args: argparse.Namespace, flag: str) -> bool:
+    """The option `flag` was given a value other than its default."""
+    name = flag.removeprefix("--").replace("-", "_")
+    value = getattr(args, name)
+    return value is not None and value != _default_of(flag)
+
+
+def _default_of(flag: str) -> Any:
+    try:
+        return _default(flag.removeprefix("--accept-"))
+    except KeyError:
+        return None
 
 
 def _bad_arguments(args: argparse.Namespace, password: str | None) -> str | None:
@@ -285,7 +445,10 @@ def site_name(url: str) -> str:
 
 
 def _play(
-    args: argparse.Namespace, seek: p.Seek | None, password: str | None, options: dict[str, str]
+    args: argparse.Namespace,
+    settings: BridgeSettings,
+    password: str | None,
+    options: dict[str, str],
 ) -> int:
     credentials = Credentials(args.user, password if args.user else None, args.guest_token)
     session = Session(
@@ -301,16 +464,6 @@ def _play(
         credentials,
     )
     launch = Launch(tuple(_engine_argv(args)), args.engine_name, None, tuple(options.items()))
-    settings = BridgeSettings(
-        seek=seek,
-        accept_from=args.accept_from,
-        games=args.games,
-        ptn_dir=args.ptn_dir,
-        move_overhead_ms=args.move_overhead,
-        accept_draws=args.accept_draws,
-        max_move_seconds=args.max_move_time,
-        site=site_name(args.server),
-    )
     bridge = Bridge(settings, session, launch)
     try:
         finished = _run_bridge(bridge, live_address(args))

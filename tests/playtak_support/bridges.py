@@ -12,6 +12,7 @@ import trio
 
 from adapters.playtak import protocol as p
 from adapters.playtak.bridge import Bridge, BridgeSettings
+from adapters.playtak.seek_filter import SeekFilter
 from adapters.playtak.session import Credentials, Session, SessionSettings
 from adapters.playtak.transport import DEFAULT_CONNECT, ConnectSettings
 from tei.seat import Launch
@@ -53,9 +54,10 @@ def make_bridge(
         Credentials(user, "secret1" if user else None),
     )
     launch = Launch(tuple(engine), options=tuple((engine_options or {}).items()))
+    settings.setdefault("seeks", (p.Seek.parse_spec(seek),) if seek else ())
+    if accept_from:
+        settings.setdefault("accept", SeekFilter(allow=frozenset({accept_from.lower()})))
     bridge_settings = BridgeSettings(
-        seek=p.Seek.parse_spec(seek) if seek else None,
-        accept_from=accept_from,
         games=games,
         move_overhead_ms=100,
         **settings,
