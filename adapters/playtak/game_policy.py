@@ -5,7 +5,8 @@
   score=CP`) over a `ScoreRun` of our own moves. Only our engine's scores are known on
   playtak, so the draw band and `movecount` apply to our engine alone, and `twosided` is
   refused. A move without a score ends every run: an engine that reports no scores
-  never resigns nor offers a draw.
+  never resigns nor offers a draw. The draw is offered with each of our moves while the
+  rule holds (a move ends the standing offers), and withdrawn once it no longer does.
 * Answering the opponent: a draw offer is accepted with `--accept-draws`, or when the
   draw rule holds at that moment; an undo request by `--undo` (default: refuse).
 * Chat: the greeting and goodbye templates with `{me}` and `{opponent}`.
@@ -124,7 +125,7 @@ class ScoreWatch:
         if rules.resign is not None and self.run.losing >= rules.resign.movecount:
             return "resign"
         holds = self.draw_holds(ply)
-        if holds and not self.offered:
+        if holds:  # again after every move: a move ends the offers on playtak
             self.offered = True
             return "offer draw"
         if self.offered and not holds:
