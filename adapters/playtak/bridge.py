@@ -2,11 +2,12 @@
 
 The bridge keeps the server's game as a rules `Game`, turns the opponent's moves (server
 notation) into that game, asks the engine with the server's clocks (ms) and the seek's
-increment, and sends the engine's move back in server notation. Around that: seeking
-(never during a game) or accepting a named player's seeks, draw offers (declined unless
-told otherwise), resume after a reconnect (rebuild from the replay, move only after
-`Your game is resumed`), refused moves, engines that crash or stall (restarted while
-the clock allows), and a PTN record of every finished game.
+increment, and sends the engine's move back in server notation. Around that: accepting
+the seeks of others that pass the filters or posting our own in turn (never during a
+game; `Tick` when the state's `wake_at()` comes), resign and draw offers by the engine's
+score, undo requests, greeting and goodbye, resume after a reconnect (rebuild from the
+replay, move only after `Your game is resumed`), refused moves, engines that crash or
+stall (restarted while the clock allows), and a PTN record of every finished game.
 
 Every decision is made by the sans-IO `BridgeState` (`bridge_state.py`, its inputs and
 outputs in `bridge_events.py`); this module

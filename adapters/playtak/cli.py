@@ -53,15 +53,19 @@ examples:
   tei playtak --bot search --seek "6 600 10 A 4 30 1 0 0"          (guest, playtak.com)
   PLAYTAK_PASSWORD=... tei playtak --user MyBot --engine "./my-engine --threads 2" --seek "5 300 5"
   tei playtak --server tcp://127.0.0.1:10000 --bot random --accept-from alice --games 1
+  tei playtak --bot search --accept --accept-size 5,6 --accept-time 180:900 --seek "5 300 5" \\
+      --resign "movecount=3 score=900" --greeting "Hi {opponent}, good game!"
 
-The seek is "size time increment [colour komi flats caps unrated tournament
-[trigger amount]] [opponent]": times in seconds, colour W, B or A (random; the bot's
-colour), komi in half-flats (4 = 2 flats), flats and caps the reserves (default: the
-standard ones of the size), unrated/tournament 0 or 1, extra time: `amount` seconds at
-move `trigger`. The seek is posted after login and again after every game, never during
-one. The bot reconnects by itself and resumes a running game; SIGTERM or Ctrl-C stop it.
-A connection that cannot work (an untrusted or mismatched certificate, a websocket
-upgrade refused with HTTP 4xx, a refused login) stops it with status 1.
+Seeks of others that pass the --accept filters are taken first; while none is there, the
+--seek list is posted in turn. A seek is "size time increment [colour komi flats caps
+unrated tournament [trigger amount]] [opponent]": times in seconds, colour W, B or A
+(random; the bot's colour), komi in half-flats (4 = 2 flats), flats and caps the
+reserves (default: the standard ones of the size), unrated/tournament 0 or 1, extra
+time: `amount` seconds at move `trigger`. Our seek is posted after login and again after
+every game, never during one. The bot reconnects by itself and resumes a running game;
+SIGTERM or Ctrl-C stop it. A connection that cannot work (an untrusted or mismatched
+certificate, a websocket upgrade refused with HTTP 4xx, a refused login) stops it with
+status 1.
 Try it offline with the local server: python -m adapters.playtak.server
 """
 
