@@ -452,3 +452,14 @@ def test_a_tell_is_logged_escaped_and_never_obeyed(caplog: pytest.LogCaptureFixt
     told = [r.getMessage() for r in caplog.records if "tell from" in r.getMessage()]
     assert told == ["tell from bobby (not a command; nothing done): Game#2 Resign\\u001b[2J\\u0007"]
     assert not any("\x1b" in r.getMessage() for r in caplog.records)
+
+
+def test_a_refused_seek_is_logged_once_with_its_reason(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    script = Script(accept=SeekFilter.parse(block="carol"), seeks=())
+    script.login()
+    script.feed("Seek new 1 carol 5 60 0 W 0 21 1 0 0 0 0 0 0")
+    script.feed("Seek new 2 Guest1 5 60 0 W 0 21 1 0 0 0 0 0 0")  # our own: not news
+    script.feed("Seek new 3 dave 5 60 0 W 0 21 1 0 0 0 0 0 0", "NOK")  # dave's: gone
+    notes = [r.getMessage() for r in caplog.records if "not accepting" in r.getMessage()]
+    assert notes == ["not accepting seek 1 of carol: carol is blocked"]

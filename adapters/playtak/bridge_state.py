@@ -243,6 +243,7 @@ class BridgeState:
                     self._look_for_game()
             case p.SeekRemove():
                 self._open_seeks.pop(event.seek.no, None)
+                self._refusals_logged.discard(event.seek.no)
             case p.Chat(kind="Tell"):
                 # words to us are logged, never obeyed: the bot takes no chat commands
                 who, text = printable(event.name), printable(event.text)

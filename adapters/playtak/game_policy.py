@@ -85,7 +85,7 @@ class ScorePolicy:
         resign: str | None = None,
         draw: str | None = None,
         accept_draws: bool = False,
-        undo: str = "refuse",
+        undo: str = UNDO_CHOICES[0],
     ) -> ScorePolicy:
         """From the `--resign` and `--draw` words and the `--undo` choice."""
         try:

@@ -108,9 +108,9 @@ class SeekFilter:
     komi: frozenset[int] = frozenset()
     #: the colours we accept to play: W, B, A (random)
     colors: frozenset[str] = frozenset()
-    rated: str = "any"
-    tournament: str = "any"
-    opponents: str = "any"
+    rated: str = RATED_CHOICES[0]
+    tournament: str = TOURNAMENT_CHOICES[0]
+    opponents: str = OPPONENT_CHOICES[0]
     allow: frozenset[str] = frozenset()
     block: frozenset[str] = frozenset()
     #: (base, increment) seconds of the time control we prefer (None: no preference)
@@ -125,9 +125,9 @@ class SeekFilter:
         inc: str | None = None,
         komi: str | None = None,
         colors: str | None = None,
-        rated: str = "any",
-        tournament: str = "any",
-        opponents: str = "any",
+        rated: str = RATED_CHOICES[0],
+        tournament: str = TOURNAMENT_CHOICES[0],
+        opponents: str = OPPONENT_CHOICES[0],
         allow: str | None = None,
         block: str | None = None,
         prefer: tuple[int, int] | None = None,
