@@ -12,7 +12,6 @@ import trio
 
 from adapters.playtak.bridge import Bridge, BridgeError
 from adapters.playtak.server.listeners import LocalServer
-from adapters.playtak.server.lobby import ServerSettings
 from adapters.playtak.session import SessionEnded
 from rules.tak.ptn import PtnGame
 from tests.playtak_support.bridges import (
@@ -22,24 +21,14 @@ from tests.playtak_support.bridges import (
     make_bridge,
     play_both,
     scripted_bridge,
+    start_server,
+    url,
     wait_event,
 )
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 from tests.playtak_support.lines import LineClient
 
 RESULTS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2"}
-
-
-async def start_server(nursery: trio.Nursery, **settings: object) -> LocalServer:
-    server = LocalServer(ServerSettings(seed=3, **settings))  # type: ignore[arg-type]
-    await nursery.start(server.serve)
-    return server
-
-
-def url(server: LocalServer, kind: str) -> str:
-    if kind == "tcp":
-        return f"tcp://127.0.0.1:{server.tcp_port}"
-    return f"ws://127.0.0.1:{server.ws_port}/ws"
 
 
 def check_records(server: LocalServer, bridge: Bridge) -> None:

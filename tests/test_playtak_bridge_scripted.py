@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from adapters.playtak.game_policy import ScorePolicy
 from adapters.playtak.live_game import play_server_move
 from adapters.playtak.notation import ServerMove
 from rules.registry import new_game
@@ -145,7 +146,8 @@ async def test_draw_offers_are_declined_unless_accepted(
         await conn.send("Game#2 Over 1/2-1/2" if accept else "Game#2 Over 1-0")
         await trio.sleep(5)
 
-    bridge = await scripted_bridge(nursery, script, seek="5 60 0 B", accept_draws=accept)
+    policy = ScorePolicy(accept_draws=accept)
+    bridge = await scripted_bridge(nursery, script, seek="5 60 0 B", policy=policy)
     await play_both(bridge, limit=20)
     assert ("Game#2 OfferDraw" in sent) == accept
 

@@ -13,14 +13,18 @@ import pytest
 from adapters.playtak import bridge_events as ev
 from adapters.playtak import protocol as p
 from adapters.playtak.bridge_state import BridgeState
+from adapters.playtak.game_policy import ChatTemplate, ScorePolicy
+from adapters.playtak.seek_filter import SeekFilter
+from adapters.referee.adjudication import DrawRule, ResignRule
 from rules.tak.move import Move
-from tei.protocol import OptionDecl
+from tei.protocol import Info, OptionDecl, Score
 from tei.seat import FaultKind, SeatFault, SeatUnavailable
 
 HALFKOMI = {"HalfKomi": OptionDecl("HalfKomi", "spin", "0", 0, 8)}
 WHITE_START = "Game Start 5 Guest1 vs bobby white 5 60 0 0 21 1 0 0 0 0 0"
 BLACK_START = "Game Start 2 bobby vs Guest1 black 5 60 0 0 21 1 0 0 0 0 0"
 SEEK_LINE = "Seek 5 60 0 A 0 21 1 0 0 "
+ALICE_ONLY = SeekFilter(allow=frozenset({"alice"}))
 CRASH = SeatFault("flaky", FaultKind.CRASHED, True, EOFError("gone"))
 
 
@@ -28,7 +32,7 @@ class Script:
     """A state fed with lines and inputs at a time the test moves on by hand."""
 
     def __init__(self, options: dict[str, OptionDecl] | None = None, **settings: Any) -> None:
-        settings.setdefault("seek", p.Seek.parse_spec("5 60 0 A"))
+        settings.setdefault("seeks", (p.Seek.parse_spec("5 60 0 A"),))
         settings.setdefault("move_overhead_ms", 100)
         self.state = BridgeState(ev.BridgeSettings(**settings), rng=random.Random(7))
         self.now = 1000.0
@@ -49,11 +53,11 @@ class Script:
     def login(self, name: str = "Guest1") -> list[ev.Output]:
         return self.feed(ev.Connected(name), ev.Settled())
 
-    def answer(self, out: list[ev.Output], ptn: str) -> list[ev.Output]:
+    def answer(self, out: list[ev.Output], ptn: str, info: Info | None = None) -> list[ev.Output]:
         """Plan the move the single Think of `out` asks for and answer it with `ptn`."""
         ticket = think(out).ticket
         assert self.state.plan(ticket, self.now) is not None
-        return self.feed(ev.EngineAnswered(ticket, Move.from_ptn(ptn)))
+        return self.feed(ev.EngineAnswered(ticket, Move.from_ptn(ptn), info))
 
 
 def sent(out: list[ev.Output]) -> list[str]:
@@ -120,7 +124,7 @@ def test_a_refused_move_is_replaced_by_another() -> None:
 
 
 def test_a_refused_accept_waits_for_the_next_seek_and_a_stray_nok_is_logged() -> None:
-    script = Script(seek=None, accept_from="alice")
+    script = Script(seeks=(), accept=ALICE_ONLY)
     seek = "Seek new 1 alice 5 60 0 W 0 21 1 0 0 0 0 0 0"
     assert sent(script.login() + script.feed(seek)) == ["Accept 1"]
     assert script.feed("NOK") == []  # the seek is gone: nothing else to accept
@@ -130,7 +134,7 @@ def test_a_refused_accept_waits_for_the_next_seek_and_a_stray_nok_is_logged() ->
 
 
 def test_seeks_of_others_and_komi_the_engine_lacks_are_not_accepted() -> None:
-    script = Script(options={}, seek=None, accept_from="alice")
+    script = Script(options={}, seeks=(), accept=ALICE_ONLY)
     script.login()
     assert script.feed("Seek new 1 carol 5 60 0 W 0 21 1 0 0 0 0 0 0") == []
     assert script.feed("Seek new 2 alice 5 60 0 W 4 21 1 0 0 0 0 0 0") == []  # komi 2
@@ -139,7 +143,7 @@ def test_seeks_of_others_and_komi_the_engine_lacks_are_not_accepted() -> None:
 
 
 def test_a_seek_the_engine_cannot_play_stops_at_once() -> None:
-    script = Script(options={}, seek=p.Seek.parse_spec("5 60 0 A 4"))
+    script = Script(options={}, seeks=(p.Seek.parse_spec("5 60 0 A 4"),))
     assert script.state.done and script.state.error is not None
     assert "cannot play the seek" in str(script.state.error)
 
@@ -208,7 +212,7 @@ def test_undo_while_thinking_cancels_and_thinks_again_after_the_search_stops() -
 
 @pytest.mark.parametrize("accept", [False, True])
 def test_draw_offers_are_declined_unless_accepted(accept: bool) -> None:
-    script = Script(accept_draws=accept)
+    script = Script(policy=ScorePolicy(accept_draws=accept))
     script.login()
     script.answer(script.feed(BLACK_START, "Game#2 P A1"), "e5")
     assert sent(script.feed("Game#2 OfferDraw")) == (["Game#2 OfferDraw"] if accept else [])
@@ -351,3 +355,139 @@ def test_a_replay_that_does_not_fit_ends_the_game_unfinished() -> None:
     out = script.feed(BLACK_START.replace(" black 5 ", " black 100 "))
     assert sent(out) == ["Game#2 Resign", SEEK_LINE]
     assert [(g, r) for g, r, _ in script.state.finished] == [(2, "*")]
+
+
+# ---- which seeks, resign/draw/undo, chat -------------------------------------------------
+def their(script: Script, move: str) -> list[ev.Output]:
+    """Our move arrived (the clocks), then the opponent's `move` (`E5`) in game 5."""
+    return script.feed("Game#5 Timems 60000 60000", f"Game#5 P {move}")
+
+
+def scored(cp: int | None) -> Info:
+    return Info(depth=3, score=None if cp is None else Score("cp", cp))
+
+
+def test_a_seek_inside_the_filters_is_accepted_one_outside_is_not() -> None:
+    sixes = SeekFilter.parse(sizes="6", time="60:600")
+    script = Script(accept=sixes, seeks=(p.Seek.parse_spec("6 300 5"),))
+    assert sent(script.login()) == ["Seek 6 300 5 A 0 30 1 0 0 "]  # none to accept yet
+    assert script.feed("Seek new 1 alice 5 300 5 W 0 21 1 0 0 0 0 0 0") == []
+    assert script.feed("Seek new 2 alice 6 900 5 W 0 30 1 0 0 0 0 0 0") == []
+    assert sent(script.feed("Seek new 3 bobby 6 300 0 W 0 30 1 0 0 0 0 0 0")) == ["Accept 3"]
+
+
+def test_the_best_seek_is_taken_and_a_refused_accept_tries_the_next() -> None:
+    script = Script(accept=SeekFilter(prefer=(300, 5)), seeks=())
+    far = "Seek new 1 alice 5 60 0 W 0 21 1 0 0 0 0 0 0"
+    near = "Seek new 2 bobby 5 280 5 W 0 21 1 0 0 0 0 0 0"
+    script.feed(ev.Connected("Guest1"), far, near)
+    assert sent(script.feed(ev.Settled())) == ["Accept 2"]
+    assert sent(script.feed("NOK")) == ["Accept 1"]  # bobby's seek was gone
+
+
+def test_our_seeks_rotate_while_none_fits_and_again_after_a_game() -> None:
+    first, second = p.Seek.parse_spec("5 60 0"), p.Seek.parse_spec("6 300 10")
+    script = Script(seeks=(first, second), seek_rotate_seconds=60.0, games=3)
+    assert sent(script.login()) == [first.to_line()]
+    assert script.state.wake_at() == script.now + 60
+    script.later(59)
+    assert script.feed(ev.Tick()) == []
+    script.later(1)
+    assert sent(script.feed(ev.Tick())) == [second.to_line()]
+    script.later(60)
+    assert sent(script.feed(ev.Tick())) == [first.to_line()]
+    script.feed(BLACK_START)
+    assert script.state.wake_at() is None  # no rotation during a game
+    assert sent(script.feed("Game#2 Over 1-0")) == [second.to_line()]  # seeks again
+
+
+def test_a_losing_engine_resigns_after_n_moves_in_a_row() -> None:
+    script = Script(policy=ScorePolicy(resign=ResignRule(2, 500)))
+    script.login()
+    assert sent(script.answer(script.feed(WHITE_START), "a1", scored(-800))) == ["Game#5 P A1"]
+    out = their(script, "E5")
+    assert sent(script.answer(out, "b1", scored(-499))) == ["Game#5 P B1"]  # the run ends
+    out = their(script, "E4")
+    assert sent(script.answer(out, "c1", scored(-500))) == ["Game#5 P C1"]
+    out = their(script, "E3")
+    assert sent(script.answer(out, "d1", scored(-600))) == ["Game#5 P D1", "Game#5 Resign"]
+    assert script.feed("Game#5 Timems 60000 60000", "Game#5 P E2") == []  # no more thinking
+
+
+def test_an_engine_without_scores_never_resigns(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    script = Script(policy=ScorePolicy(resign=ResignRule(1, 0), draw=DrawRule(0, 1, 10**6)))
+    script.login()
+    out = script.feed(WHITE_START)
+    for ptn, reply in [("a1", "e5"), ("b1", "e4"), ("c1", "e3"), ("d1", "e2")]:
+        assert sent(script.answer(out, ptn, scored(None))) == [f"Game#5 P {ptn.upper()}"]
+        out = their(script, f"{reply.upper()}")
+    notes = [r.message for r in caplog.records if "reports no scores" in r.message]
+    assert notes == ["the engine reports no scores: --resign and --draw never act on it"]
+
+
+def test_draws_are_offered_and_accepted_by_the_rule_only() -> None:
+    script = Script(policy=ScorePolicy(draw=DrawRule(1, 2, 30)))
+    script.login()
+    out = script.feed(WHITE_START)
+    assert sent(script.answer(out, "a1", scored(10))) == ["Game#5 P A1"]
+    assert sent(script.feed("Game#5 OfferDraw")) == []  # one level move: declined
+    out = their(script, "E5")
+    assert sent(script.answer(out, "b1", scored(-20))) == ["Game#5 P B1", "Game#5 OfferDraw"]
+    out = their(script, "E4")
+    assert sent(script.answer(out, "c1", scored(300))) == ["Game#5 P C1", "Game#5 RemoveDraw"]
+    assert sent(script.feed("Game#5 OfferDraw")) == []  # out of the band now: declined
+    out = their(script, "E3")
+    script.answer(out, "d1", scored(0))
+    out = their(script, "E2")
+    assert sent(script.answer(out, "a2", scored(0)))[-1] == "Game#5 OfferDraw"
+    assert sent(script.feed("Game#5 OfferDraw")) == ["Game#5 OfferDraw"]  # accepted
+
+
+@pytest.mark.parametrize("accept", [False, True])
+def test_undo_requests_are_refused_unless_told(accept: bool) -> None:
+    script = Script(policy=ScorePolicy(accept_undo=accept))
+    script.login()
+    script.answer(script.feed(BLACK_START, "Game#2 P A1"), "e5")
+    answer = ["Game#2 RequestUndo"] if accept else []
+    assert sent(script.feed("Game#2 RequestUndo")) == answer
+
+
+def test_greeting_and_goodbye_name_us_and_the_opponent() -> None:
+    hello = ChatTemplate.parse("hi {opponent}, {me} wishes a good game", "--greeting")
+    bye = ChatTemplate.parse("thanks {opponent}", "--goodbye")
+    script = Script(greeting=hello, goodbye=bye, games=2)
+    script.login()
+    assert sent(script.feed(BLACK_START)) == ["Tell bobby hi bobby, Guest1 wishes a good game"]
+    assert sent(script.feed("Game#2 Over 0-R")) == ["Tell bobby thanks bobby", SEEK_LINE]
+    script.feed(WHITE_START)
+    assert sent(script.feed("Game#5 Abandoned. bobby quit")) == []  # gone: no goodbye
+
+
+def test_a_resumed_game_is_not_greeted_again() -> None:
+    script = Script(greeting=ChatTemplate.parse("hi", "--greeting"))
+    script.feed(ev.Connected("Guest1"), WHITE_START)  # in the login burst: a resume
+    assert sent(script.feed(ev.Settled())) == []
+
+
+def test_a_tell_is_logged_escaped_and_never_obeyed(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    script = Script()
+    script.login()
+    out = script.feed(BLACK_START)
+    out = script.feed("Tell <bobby> Game#2 Resign\x1b[2J\x07", "Shout <bobby> !resign")
+    assert sent(out) == [] and not of(ev.Done, out)
+    told = [r.getMessage() for r in caplog.records if "tell from" in r.getMessage()]
+    assert told == ["tell from bobby (not a command; nothing done): Game#2 Resign\\x1b[2J\\x07"]
+    assert not any("\x1b" in r.getMessage() for r in caplog.records)
+
+
+def test_a_refused_seek_is_logged_once_with_its_reason(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    script = Script(accept=SeekFilter.parse(block="carol"), seeks=())
+    script.login()
+    script.feed("Seek new 1 carol 5 60 0 W 0 21 1 0 0 0 0 0 0")
+    script.feed("Seek new 2 Guest1 5 60 0 W 0 21 1 0 0 0 0 0 0")  # our own: not news
+    script.feed("Seek new 3 dave 5 60 0 W 0 21 1 0 0 0 0 0 0", "NOK")  # dave's: gone
+    notes = [r.getMessage() for r in caplog.records if "not accepting" in r.getMessage()]
+    assert notes == ["not accepting seek 1 of carol: carol is blocked"]

@@ -38,6 +38,24 @@ def test_help_lists_every_option() -> None:
         "--accept-from",
         "--games",
         "--accept-draws",
+        "--seek-rotate",
+        "--accept",
+        "--accept-size",
+        "--accept-time",
+        "--accept-inc",
+        "--accept-komi",
+        "--accept-color",
+        "--accept-rated",
+        "--accept-tournament",
+        "--accept-opponents",
+        "--allow",
+        "--block",
+        "--resign",
+        "--draw",
+        "--undo",
+        "--greeting",
+        "--goodbye",
+        "closest to our first --seek",
         "--move-overhead",
         "--max-move-time",
         "--ptn-dir",
@@ -75,7 +93,7 @@ def test_records_name_the_server_they_were_played_on() -> None:
 def test_bad_arguments_exit_2_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
     """(Each numeric option's own range: tests/test_cli_numbers.py.)"""
     for args, message in [
-        ([], "give --seek SPEC or --accept-from NAME"),
+        ([], "give --seek SPEC, --accept or --accept-from NAME"),
         (["--seek", "5 180"], "at least 'size time increment'"),
         (["--seek", "5 180 10", "--server", "http://x"], "bad server address"),
         (["--seek", "5 180 10", "--user", "alice", "--password-env", "NO_SUCH_VAR"], "password"),
@@ -86,6 +104,16 @@ def test_bad_arguments_exit_2_with_a_message(capsys: pytest.CaptureFixture[str])
         (["--seek", "5 180 10", "--ping-interval", "100"], "longer than --ping-interval"),
         (["--seek", "5 180 10", "--dead-after", "20"], "longer than --ping-interval"),
         (["--seek", "5 180 10", "--ptn-dir", "/dev/null/games"], "cannot be written"),
+        (["--seek", "5 180 10", "--seek", "9 60 0"], "size 9 is not 3..8"),
+        (["--seek", "5 180 10", "--greeting", "hi {name}"], "unknown placeholder {name}"),
+        (["--seek", "5 180 10", "--goodbye", "bye {"], "--goodbye 'bye {'"),
+        (["--seek", "5 180 10", "--accept-size", "5"], "--accept-size filters the seeks"),
+        (["--accept", "--accept-time", "9:1"], "--accept-time '9:1'"),
+        (["--accept", "--block", "x"], "--block: 'x' is not a player name"),
+        (["--accept", "--accept-opponents", "bots", "--protocol", "1"], "--protocol 2"),
+        (["--accept", "--resign", "movecount=2"], "--resign: give score=N"),
+        (["--accept", "--resign", "movecount=2 score=5 twosided=1"], "twosided needs"),
+        (["--accept", "--draw", "movenumber=1 movecount=1 score=x"], "--draw: score='x'"),
     ]:
         assert main(["playtak", *args]) == 2, args
         assert message in capsys.readouterr().err, args
@@ -301,6 +329,60 @@ async def test_a_signal_while_the_engine_thinks_stops_it_at_once(
     assert PtnGame.parse(record.read_text()).tag("Result") == "1-0"
 
 
+async def test_a_bot_from_the_command_line_filters_greets_resigns_and_ignores_tells(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """The options of seeks to accept, resigning, chat and Tells, through the real command
+    against the local server: a human's seek is left, a bot's taken; the engine that
+    scores -9 resigns after two moves; a Tell is logged escaped and not obeyed."""
+    from adapters.playtak.server.listeners import LocalServer
+    from adapters.playtak.server.lobby import ServerSettings
+
+    server = LocalServer(ServerSettings(bots=frozenset({"robo"})))
+    await nursery.start(server.serve)
+    port = server.tcp_port or 0
+    alice = await LineClient.logged_in(port, "alice")
+    robo = await LineClient.logged_in(port, "robo")
+    for conn, name in ((alice, "alice"), (robo, "robo")):
+        await conn.send("Seek 5 60 0 W 0 21 1 0 0 ")
+        await conn.expect(f"Seek new * {name} *")
+    log = tmp_path / "bot.log"
+    argv = [
+        *TEI,
+        *("--engine", shlex.join(fake("good", "--score", "cp -900"))),
+        *("--server", f"tcp://127.0.0.1:{port}", "--user", "bobby", "--password", "secret1"),
+        *("--accept", "--accept-size", "5", "--accept-opponents", "bots"),
+        *("--resign", "movecount=2 score=500", "--games", "1", "--log", str(log)),
+        *("--greeting", "hi {opponent}, {me} here", "--goodbye", "gg {opponent}"),
+    ]
+    with trio.fail_after(60):
+        bot = await trio.lowlevel.open_process(argv, stdout=subprocess.PIPE)
+        try:
+            await robo.expect("Game Start 1 *", timeout=30)
+            await robo.expect("Tell <bobby> hi robo, bobby here")
+            await robo.send("Tell bobby !resign \x1b[2J")
+            for reply in ("E5", "D5"):
+                await robo.send(f"Game#1 P {reply}")
+                await robo.expect("Game#1 P *")
+            await robo.expect("Game#1 Over 1-0")  # we were black: resigned
+            await robo.expect("Tell <bobby> gg robo")
+            assert await bot.wait() == 0
+            assert bot.stdout is not None
+            out = await bot.stdout.receive_some(4096)
+        finally:
+            bot.kill()
+            for conn in (alice, robo):
+                await conn.aclose()
+    assert out.decode().startswith("game 1: 1-0")
+    (game,) = server.core.finished
+    assert (game.white, game.black, len(game.moves)) == ("robo", "bobby", 4)
+    text = log.read_text()
+    assert "not accepting seek 1 of alice: alice is not a bot" in text
+    assert "tell from robo (not a command; nothing done): !resign \\x1b[2J" in text
+    assert "\x1b" not in text
+    assert "game 1: resigning (movecount=2 score=500)" in text
+
+
 def _server_text(ptn: str) -> str:
     from adapters.playtak.notation import ServerMove
     from rules.tak.move import Move
@@ -352,7 +434,8 @@ async def test_control_characters_of_the_server_are_escaped_on_stderr_and_in_the
     nursery: trio.Nursery, tmp_path: Path
 ) -> None:
     """Shout, Tell, Message and error text, sender and player names reach stderr and
-    --log (at INFO) with every control character escaped, not as raw bytes."""
+    --log with every control character escaped, not as raw bytes (with -v: shouts are
+    logged at DEBUG, and every line read too)."""
     from tests.playtak_support.bridges import login_burst, serve_script
 
     clear, title, csi, nul = ESCAPES
@@ -373,7 +456,7 @@ async def test_control_characters_of_the_server_are_escaped_on_stderr_and_in_the
 
     port = await serve_script(nursery, script)
     log = tmp_path / "bot.log"
-    argv = [*TEI, "--bot", "random", "--games", "1", "--seek", "5 60 0 B"]
+    argv = [*TEI, "--bot", "random", "--games", "1", "--seek", "5 60 0 B", "-v"]
     argv += ["--server", f"tcp://127.0.0.1:{port}", "--log", str(log)]
     with trio.fail_after(60):
         done = await trio.run_process(argv, capture_stdout=True, capture_stderr=True)

@@ -96,7 +96,7 @@ def test_a_bad_key_in_the_config_file_exits_2_naming_the_key_and_its_line(
     tmp_path: Path,
 ) -> None:
     config = tmp_path / "bot.toml"
-    config.write_text('bot = "random"\nseek = "5 180 5"\nmove_overhead = 500\ngames = 0\n')
+    config.write_text('bot = "random"\nseek = ["5 180 5"]\nmove_overhead = 500\ngames = 0\n')
     done = subprocess.run(
         [*TEI, "--config", str(config)], capture_output=True, text=True, timeout=60
     )
@@ -113,18 +113,21 @@ def test_a_bad_key_in_the_config_file_exits_2_naming_the_key_and_its_line(
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('seek = "5 180"', "bot.toml:2: seek: seek '5 180': give at least 'size time increment'"),
-        ('seek = "5 180 5"\nserver = "http://x"', "bot.toml:3: server: bad server address"),
-        ('seek = "5 180 5"\nengine-option = ["Depth"]', "bot.toml:3: engine-option: "),
-        ('seek = "5 180 5"\nbot = "nosuchbot"', "bot.toml:3: bot: no bot 'nosuchbot' for tak"),
-        ('seek = "5 180 5"\nlive = "x"', "bot.toml:3: live: live view address 'x'"),
-        ('seek = "5 180 5"\nping-interval = 100.0', "bot.toml:3: ping-interval: --dead-after"),
-        ('seek = "5 180 5"\nengine = "e"\nbot = "random"', "bot.toml:3: engine: cannot go"),
-        ('seek = "5 180 5"\naccept-from = "x"', "bot.toml:2: seek: cannot go with accept-from"),
-        ("games = 3", "give --seek SPEC or --accept-from NAME (or the key seek or accept-from)"),
-        ('seek = "5 180 5"\nuser = "x"\npassword-env = "NO_SUCH_VAR"', "$NO_SUCH_VAR"),
-        ("seek = 5", "bot.toml:2: seek: expected a string (in quotes), not 5"),
-        ("seek = '5 180 5'\n[connection]", "bot.toml:3: connection: unknown key"),
+        ('seek = ["5 180"]', "bot.toml:2: seek: seek '5 180': give at least 'size time increment'"),
+        ('seek = ["5 180 5"]\nserver = "http://x"', "bot.toml:3: server: bad server address"),
+        ('seek = ["5 180 5"]\nengine-option = ["Depth"]', "bot.toml:3: engine-option: "),
+        ('seek = ["5 180 5"]\nbot = "nosuchbot"', "bot.toml:3: bot: no bot 'nosuchbot' for tak"),
+        ('seek = ["5 180 5"]\nlive = "x"', "bot.toml:3: live: live view address 'x'"),
+        ('seek = ["5 180 5"]\nping-interval = 100.0', "bot.toml:3: ping-interval: --dead-after"),
+        ('seek = ["5 180 5"]\nengine = "e"\nbot = "random"', "bot.toml:3: engine: cannot go"),
+        ('seek = ["5 180 5"]\naccept = true\naccept-size = "9"', "bot.toml:4: accept-size: "),
+        ('seek = ["5 180 5"]\naccept-komi = "4"', "bot.toml:3: accept-komi: --accept-komi filters"),
+        ('seek = ["5 180 5"]\ngoodbye = "bye {x}"', "bot.toml:3: goodbye: --goodbye 'bye {x}'"),
+        ("games = 3", "give --seek SPEC, --accept or --accept-from NAME (or the key seek, "),
+        ('seek = ["5 180 5"]\nuser = "x"\npassword-env = "NO_SUCH_VAR"', "$NO_SUCH_VAR"),
+        ("seek = 5", "bot.toml:2: seek: expected a list [...], each a string; not 5"),
+        ('seek = ["5 180 5"]\nengine-name = 5', "bot.toml:3: engine-name: expected a string (in"),
+        ("seek = ['5 180 5']\n[connection]", "bot.toml:3: connection: unknown key"),
         ("seek = ", "bot.toml: not TOML: "),
     ],
 )
@@ -140,6 +143,22 @@ def test_a_bad_value_in_the_config_file_exits_2_naming_the_key_and_its_line(
     assert err.startswith("tei playtak: ") and message in err.replace(f"{tmp_path}/", "")
 
 
+def test_seeks_a_list_and_accept_from_go_together_in_a_config_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`seek` is repeatable (a list, posted in turn) and no longer excludes `accept-from`:
+    the seeks of the player are taken first, our own posted while there is none."""
+    config = tmp_path / "bot.toml"
+    config.write_text(
+        'seek = ["5 180 5", "6 600 10 A 4"]\naccept-from = "alice"\naccept-size = "5"\n'
+    )
+    assert main(["playtak", "--config", str(config), "--print-config"]) == 0
+    out = capsys.readouterr().out
+    assert f'seek = ["5 180 5", "6 600 10 A 4"]  # {config}:1' in out
+    assert f'accept-from = "alice"  # {config}:2' in out
+    assert playtak_table().exclusive == (("engine", "bot"),)
+
+
 def test_a_missing_config_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["playtak", "--config", str(tmp_path / "none.toml")]) == 2
     assert "cannot read the config file" in capsys.readouterr().err
@@ -150,11 +169,11 @@ def test_the_command_line_fixes_what_the_file_gets_wrong(
 ) -> None:
     """A bad value checked after the merge is the command line's to override."""
     config = tmp_path / "bot.toml"
-    config.write_text('seek = "5 180"\nbot = "random"\n')
+    config.write_text('seek = ["5 180"]\nbot = "random"\n')
     argv = ["playtak", "--config", str(config), "--print-config"]
     assert main([*argv, "--seek", "5 180 5", "--engine", "./mine"]) == 0
     out = capsys.readouterr().out
-    assert 'seek = "5 180 5"  # command line' in out
+    assert 'seek = ["5 180 5"]  # command line' in out
     assert 'engine = "./mine"  # command line' in out and "# bot: not set" in out
 
 
@@ -163,7 +182,7 @@ def test_print_config_shows_the_merged_settings_with_the_password_masked(
 ) -> None:
     config = tmp_path / "bot.toml"
     config.write_text(
-        'user = "MyBot"\npassword = "file-secret-1"\nseek = "6 600 10 A 4"\n'
+        'user = "MyBot"\npassword = "file-secret-1"\nseek = ["6 600 10 A 4"]\n'
         'ptn-dir = "games"\nmove-overhead = 500\n'
     )
     argv = ["playtak", "--config", str(config), "--print-config", "--server", "tcp://h:1"]
@@ -221,7 +240,7 @@ async def test_a_bot_plays_its_games_from_a_config_file_and_exits_0(
     config = tmp_path / "etc" / "bot.toml"
     config.write_text(
         f'server = "{url}"\nuser = "cfgbot"\npassword-env = "CFGBOT_PW"\nbot = "random"\n'
-        'seek = "4 60 3 W 0 15 0 1 0"\ngames = 5\nmove-overhead = 100\n'
+        'seek = ["4 60 3 W 0 15 0 1 0"]\ngames = 5\nmove-overhead = 100\n'
         'ptn-dir = "games"\nlog = "bot.log"\nlog-max-bytes = 100000\n'
     )
     env = dict(os.environ, CFGBOT_PW="cfg-secret-3")
@@ -266,7 +285,7 @@ async def test_a_password_refused_from_a_config_file_exits_1(
     config = tmp_path / "bot.toml"
     config.write_text(
         f'server = "tcp://127.0.0.1:{server.tcp_port}"\nuser = "alice"\n'
-        'password = "wrong12"\nbot = "random"\nseek = "5 60 0"\n'
+        'password = "wrong12"\nbot = "random"\nseek = ["5 60 0"]\n'
     )
     config.chmod(0o644)
     with trio.fail_after(60):

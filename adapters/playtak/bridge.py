@@ -2,11 +2,12 @@
 
 The bridge keeps the server's game as a rules `Game`, turns the opponent's moves (server
 notation) into that game, asks the engine with the server's clocks (ms) and the seek's
-increment, and sends the engine's move back in server notation. Around that: seeking
-(never during a game) or accepting a named player's seeks, draw offers (declined unless
-told otherwise), resume after a reconnect (rebuild from the replay, move only after
-`Your game is resumed`), refused moves, engines that crash or stall (restarted while
-the clock allows), and a PTN record of every finished game.
+increment, and sends the engine's move back in server notation. Around that: accepting
+the seeks of others that pass the filters or posting our own in turn (never during a
+game; `Tick` when the state's `wake_at()` comes), resign and draw offers by the engine's
+score, undo requests, greeting and goodbye, resume after a reconnect (rebuild from the
+replay, move only after `Your game is resumed`), refused moves, engines that crash or
+stall (restarted while the clock allows), and a PTN record of every finished game.
 
 Every decision is made by the sans-IO `BridgeState` (`bridge_state.py`, its inputs and
 outputs in `bridge_events.py`); this module
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import signal
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -100,6 +102,7 @@ class Bridge:
                 await self._feed(s.EngineReady(engine.options, engine.sizes))
                 if not self.done.is_set():
                     nursery.start_soon(self.session.run, self)
+                    nursery.start_soon(self._alarm)
                 await self.done.wait()
                 with trio.move_on_after(2):
                     with contextlib.suppress(NotConnected):
@@ -155,6 +158,16 @@ class Bridge:
 
     async def event(self, event: p.ServerEvent) -> None:
         await self._feed(event)
+
+    async def _alarm(self) -> None:
+        """Feed `Tick` whenever the time the state asks to be woken at has come."""
+        while True:
+            when = self.state.wake_at()
+            if when is not None and trio.current_time() >= when:
+                await self._feed(s.Tick())
+                continue
+            with trio.move_on_at(math.inf if when is None else when):
+                await self.changes.next()
 
     # ---- carrying out --------------------------------------------------------------------
     async def _feed(self, item: s.Input) -> None:

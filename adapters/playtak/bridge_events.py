@@ -1,7 +1,7 @@
 """The inputs and outputs of the bridge's state (`bridge_state.BridgeState`).
 
 Inputs: a server event of `adapters.playtak.protocol`, or `Connected`, `Settled`,
-`Disconnected`, `EngineReady`, `EngineAnswered`, `EngineFailed`, `EngineIdle`,
+`Disconnected`, `EngineReady`, `EngineAnswered`, `EngineFailed`, `EngineIdle`, `Tick`,
 `RecordWritten`, `RecordFailed`. Outputs: `Send`, `Think`, `Restart`, `WarmUp`,
 `CancelThinking`, `WriteRecord`, `LogSent`, `Done`. Also the bridge's settings and error.
 """
@@ -16,7 +16,9 @@ import attrs
 
 from adapters.playtak import protocol as p
 from adapters.playtak.errors import PlaytakError
+from adapters.playtak.game_policy import ChatTemplate, ScorePolicy
 from adapters.playtak.live_game import LiveGame
+from adapters.playtak.seek_filter import SeekFilter
 from rules.game import Game
 from tei.driver import Limits, declared_refusal
 from tei.protocol import OptionDecl, SizeDecl
@@ -25,12 +27,20 @@ from tei.seat import NewGame, SeatFault, seat_limits
 
 @attrs.frozen
 class BridgeSettings:
-    seek: p.Seek | None = None
-    accept_from: str | None = None
+    #: our own seeks, posted in turn while no acceptable seek of another player is there
+    seeks: tuple[p.Seek, ...] = ()
+    #: a posted seek nobody took is replaced by the next of `seeks` after this many s
+    seek_rotate_seconds: float = 120.0
+    #: the seeks of other players we accept (None: we accept none)
+    accept: SeekFilter | None = None
     games: int | None = None  # None: forever
     ptn_dir: Path | None = None
     move_overhead_ms: int = 1000
-    accept_draws: bool = False
+    #: resign and draw by our engine's scores; answers to draw offers and undo requests
+    policy: ScorePolicy = attrs.field(factory=ScorePolicy)
+    #: told to the opponent when a game starts / ends (None: nothing)
+    greeting: ChatTemplate | None = None
+    goodbye: ChatTemplate | None = None
     min_restart_ms: int = 3000
     max_engine_failures: int = 3
     #: give up on a silent engine after this many seconds (None: a quarter of the clock
@@ -90,6 +100,11 @@ class EngineIdle:
 
 
 @attrs.frozen
+class Tick:
+    """The time `wake_at()` asked for has come (a posted seek may be rotated)."""
+
+
+@attrs.frozen
 class RecordWritten:
     game_id: int
     path: Path
@@ -110,6 +125,7 @@ Input = (
     | EngineAnswered
     | EngineFailed
     | EngineIdle
+    | Tick
     | RecordWritten
     | RecordFailed
 )

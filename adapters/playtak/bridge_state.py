@@ -40,11 +40,13 @@ from adapters.playtak.bridge_events import (
     Send,
     Settled,
     Think,
+    Tick,
     WarmUp,
     WriteRecord,
     engine_refusal,
     move_plan,
 )
+from adapters.playtak.game_policy import ChatTemplate
 from adapters.playtak.live_game import (
     LiveGame,
     describe_info,
@@ -54,7 +56,9 @@ from adapters.playtak.live_game import (
     server_clock_ms,
 )
 from adapters.playtak.notation import ServerMove
+from adapters.referee.adjudication import score_words
 from rules.game import GameError
+from tei.lines import printable
 from tei.seat import NewGame, SeatUnavailable
 
 log = logging.getLogger("playtak.bridge")
@@ -89,6 +93,13 @@ class BridgeState:
         self._open_seeks: dict[int, p.SeekInfo] = {}
         self._accept_pending: p.SeekInfo | None = None
         self._accepted: p.SeekInfo | None = None
+        self._refusals_logged: set[int] = set()
+        #: our seek on the server (None: none), when it was posted, the next one's index
+        self._posted: p.Seek | None = None
+        self._posted_at = 0.0
+        self._next_seek = 0
+        self._scores = settings.policy.watch()
+        self._unscored_noted = False
         self._engine: EngineReady | None = None
         self._new_game: NewGame | None = None
         self._work: _Work | None = None
@@ -127,6 +138,8 @@ class BridgeState:
                 if self._work is not None and self._work.ticket == item.ticket:
                     self._work = None
                     self._maybe_think()
+            case Tick():
+                self._rotate_seek()
             case RecordWritten():
                 self._written(item)
             case RecordFailed():
@@ -135,6 +148,13 @@ class BridgeState:
                 self._event(item)
         out, self._out = self._out, []
         return out
+
+    def wake_at(self) -> float | None:
+        """When the bridge must feed `Tick` (the posted seek's turn is over), or None."""
+        waiting = self._settled and self.live is None and self._accept_pending is None
+        if not waiting or self._posted is None or len(self.settings.seeks) < 2:
+            return None
+        return self._posted_at + self.settings.seek_rotate_seconds
 
     def close(self) -> list[Output]:
         """On the way out: one more try at the records not written yet."""
@@ -147,6 +167,7 @@ class BridgeState:
         self.name = name
         self._settled = False
         self._accept_pending = None
+        self._posted = None  # the server drops the seeks of a closed connection
         self._open_seeks.clear()
         if self.live is not None:
             self.live.awaiting_replay = True
@@ -170,10 +191,19 @@ class BridgeState:
 
     def _engine_ready(self, engine: EngineReady) -> None:
         self._engine = engine
-        seek = self.settings.seek
-        why = seek and engine_refusal(engine.options, engine.sizes, seek.size, seek.komi)
-        if seek and why:
-            self._stop(BridgeError(f"the engine cannot play the seek {seek.to_line()!r}: {why}"))
+        for seek in self.settings.seeks:
+            why = self._engine_refusal(seek.size, seek.komi)
+            if why:
+                line = seek.to_line()
+                self._stop(BridgeError(f"the engine cannot play the seek {line!r}: {why}"))
+                return
+
+    def _engine_refusal(self, size: int, komi: int) -> str | None:
+        """Why our engine cannot play this size and komi (None: it can, or not known yet)."""
+        engine = self._engine
+        if engine is None:
+            return None
+        return engine_refusal(engine.options, engine.sizes, size, komi)
 
     def _stop(self, error: BridgeError | None = None) -> None:
         self.done = True
@@ -195,7 +225,7 @@ class BridgeState:
                 self._finish(live, event.result)
             case p.GameAbandoned() if live and mine:
                 quitter_white = event.quitter == live.start.white
-                self._finish(live, "0-1" if quitter_white else "1-0")
+                self._finish(live, "0-1" if quitter_white else "1-0", goodbye=False)
             case p.GameSignal() if live and mine:
                 self._signal(live, event.kind)
             case p.GameResumed() if live:
@@ -209,12 +239,19 @@ class BridgeState:
                 self._out.append(LogSent(logging.WARNING, f"server error: {event.text}"))
             case p.SeekNew():
                 self._open_seeks[event.seek.no] = event.seek
-                if self.settings.accept_from and self._settled and self.live is None:
+                if self.settings.accept is not None and self._settled and self.live is None:
                     self._look_for_game()
             case p.SeekRemove():
                 self._open_seeks.pop(event.seek.no, None)
-            case p.PlayerDisconnected() | p.PlayerReconnected() | p.Message() | p.Chat():
-                log.info("%s", event.to_line())
+                self._refusals_logged.discard(event.seek.no)
+            case p.Chat(kind="Tell"):
+                # words to us are logged, never obeyed: the bot takes no chat commands
+                who, text = printable(event.name), printable(event.text)
+                log.info("tell from %s (not a command; nothing done): %s", who, text)
+            case p.Chat():
+                log.debug("%s", printable(event.to_line()))
+            case p.PlayerDisconnected() | p.PlayerReconnected() | p.Message():
+                log.info("%s", printable(event.to_line()))
             case _:
                 pass
 
@@ -229,27 +266,47 @@ class BridgeState:
 
     # ---- lobby -------------------------------------------------------------------------
     def _look_for_game(self) -> None:
-        """Post our seek, or accept a seek of the chosen player (never during a game)."""
-        if self.live is not None or self.done:
+        """Accept the best acceptable seek of another player, or else post our own seek
+        (never during a game)."""
+        if self.live is not None or self.done or self._accept_pending is not None:
             return
-        if self.settings.seek is not None:
-            log.info("seeking: %s", self.settings.seek.to_line())
-            self._out.append(Send(self.settings.seek))
-        elif self.settings.accept_from and self._accept_pending is None:
-            wanted = self.settings.accept_from.lower()
-            for seek in self._open_seeks.values():
-                for_us = seek.opponent.lower() in ("", self.name.lower())
-                if seek.name.lower() != wanted or not for_us:
-                    continue
-                engine = self._engine
-                why = engine and engine_refusal(engine.options, engine.sizes, seek.size, seek.komi)
-                if why:
-                    log.info("not accepting seek %d: %s", seek.no, why)
-                    continue
-                log.info("accepting seek %d of %s", seek.no, seek.name)
-                self._accept_pending = self._accepted = seek
-                self._out.append(Send(p.Accept(seek.no)))
-                break
+        seek = self._best_seek()
+        if seek is not None:
+            log.info("accepting seek %d of %s", seek.no, seek.name)
+            self._accept_pending = self._accepted = seek
+            self._out.append(Send(p.Accept(seek.no)))
+        elif self._posted is None and self.settings.seeks:
+            self._post_seek()
+
+    def _best_seek(self) -> p.SeekInfo | None:
+        """The seek the filter's choice rule takes among the acceptable ones (refusals
+        logged once per seek), or None."""
+        accept = self.settings.accept
+        if accept is None:
+            return None
+        acceptable = []
+        for seek in self._open_seeks.values():
+            why = accept.refusal(seek, self.name) or self._engine_refusal(seek.size, seek.komi)
+            if why is None:
+                acceptable.append(seek)
+            elif seek.no not in self._refusals_logged and seek.name != self.name:
+                self._refusals_logged.add(seek.no)
+                log.info("not accepting seek %d of %s: %s", seek.no, seek.name, why)
+        return accept.best(acceptable, self.name)
+
+    def _post_seek(self) -> None:
+        """Post the next of our seeks (it replaces the one posted before)."""
+        seeks = self.settings.seeks
+        self._posted = seek = seeks[self._next_seek % len(seeks)]
+        self._next_seek += 1
+        self._posted_at = self._now
+        log.info("seeking: %s", seek.to_line())
+        self._out.append(Send(seek))
+
+    def _rotate_seek(self) -> None:
+        when = self.wake_at()
+        if when is not None and self._now >= when:
+            self._post_seek()
 
     def _game_start(self, event: p.GameStart) -> None:
         try:
@@ -267,11 +324,9 @@ class BridgeState:
             return
         if live is not None:
             self._finish(live, "*")
-        self._accept_pending = None
-        inc = event.inc
-        if inc is None:  # protocol 0: the increment comes from the seek
-            source = self.settings.seek if self._accepted is None else self._accepted
-            inc = source.inc if source is not None else 0
+        inc = self._increment(event)
+        self._accept_pending = self._posted = None  # the server removed both seeks
+        self._scores = self.settings.policy.watch()
         clock = server_clock_ms((event.time or 0) * 1000)
         late = not self._settled
         self.live = live = LiveGame(
@@ -290,6 +345,8 @@ class BridgeState:
             *(event.time, inc, event.komi, event.color),
         )
         self._new_game = self._engine_game(event)
+        if self.settings.greeting is not None and not late:
+            self._tell(live, self.settings.greeting)
         if not live.our_turn and not live.resuming:
             self._out.append(WarmUp(self._new_game))
         self._maybe_think()
@@ -299,17 +356,32 @@ class BridgeState:
         it at once, record nothing, and look for the next game."""
         log.error("game %d cannot be played (%s): resigning", event.game_id, why)
         self._out.append(Send(p.GameAction(event.game_id, "Resign")))
-        self._accept_pending = None
+        self._accept_pending = self._posted = None  # the server removed both seeks
         if self.live is not None:  # replaced by this game, or its replay no longer fits
             self._finish(self.live, "*")
         elif self._settled:
             self._look_for_game()
 
+    def _increment(self, event: p.GameStart) -> int:
+        """The game's increment (s): from the start line, or (protocol 0) from the seek
+        it came from, ours or the one we accepted."""
+        if event.inc is not None:
+            return event.inc
+        sources = [self._accept_pending, self._posted, self._accepted, *self.settings.seeks]
+        known = [s for s in sources if s is not None]
+        fitting = [s for s in known if (s.size, s.time) == (event.size, event.time)]
+        chosen = fitting or known
+        return chosen[0].inc if chosen else 0
+
+    def _tell(self, live: LiveGame, template: ChatTemplate) -> None:
+        start = live.start
+        opponent = start.black if live.seat == 0 else start.white
+        self._out.append(Send(p.Say(template.fill(self.name, opponent), to=opponent)))
+
     def _engine_game(self, start: p.GameStart) -> NewGame:
         """The engine's new game for a server game (without komi when it has none)."""
         rules = {"size": str(start.size), "halfkomi": str(start.komi)}
-        engine = self._engine
-        why = engine and engine_refusal(engine.options, engine.sizes, start.size, start.komi)
+        why = self._engine_refusal(start.size, start.komi)
         if why and start.komi:
             log.warning("the engine cannot play komi %d (%s): playing without", start.komi, why)
             del rules["halfkomi"]
@@ -327,14 +399,19 @@ class BridgeState:
         self._maybe_think()
 
     def _signal(self, live: LiveGame, kind: str) -> None:
+        game_id = live.start.game_id
         if kind == "OfferDraw":
-            if self.settings.accept_draws:
-                log.info("draw offered: accepting")
-                self._out.append(Send(p.GameAction(live.start.game_id, "OfferDraw")))
+            if self._scores.takes_draw(len(live.game.history)):
+                log.info("game %d: draw offered: accepting", game_id)
+                self._out.append(Send(p.GameAction(game_id, "OfferDraw")))
             else:
-                log.info("draw offered: declined (ignored)")
+                log.info("game %d: draw offered: declined (ignored)", game_id)
         elif kind == "RequestUndo":
-            log.info("undo requested: declined (ignored)")
+            if self.settings.policy.accept_undo:
+                log.info("game %d: undo requested: accepting", game_id)
+                self._out.append(Send(p.GameAction(game_id, "RequestUndo")))
+            else:
+                log.info("game %d: undo requested: refused (ignored)", game_id)
         elif kind == "Undo" and live.moves:
             self._cancel_thinking()
             live.game.undo()
@@ -361,8 +438,11 @@ class BridgeState:
             self._out.append(LogSent(logging.WARNING, "the server said NOK"))
 
     # ---- finished games and their records ----------------------------------------------
-    def _finish(self, live: LiveGame, result: str) -> None:
+    def _finish(self, live: LiveGame, result: str, goodbye: bool = True) -> None:
+        """The game is over (`goodbye`: and the opponent is there to be told so)."""
         self._cancel_thinking()
+        if self.settings.goodbye is not None and goodbye and result != "*":
+            self._tell(live, self.settings.goodbye)
         self.live = None
         self.finished.append((live.start.game_id, result, None))
         if self.settings.ptn_dir is not None:
@@ -474,6 +554,28 @@ class BridgeState:
         live.move_in_flight = move
         log.info("game %d: we play %s%s", live.start.game_id, move, describe_info(item.info))
         self._out.append(Send(p.PlayMove(live.start.game_id, move)))
+        self._judge_score(live, item.info)
+
+    def _judge_score(self, live: LiveGame, info: Any) -> None:
+        """Resign, offer or withdraw a draw by the score of the move just played."""
+        policy = self.settings.policy
+        if (policy.resign is None and policy.draw is None) or live.game.result is not None:
+            return
+        game_id = live.start.game_id
+        score = score_words(getattr(info, "score", None))
+        action = self._scores.after_our_move(score, len(live.game.history))
+        if not self._scores.scored and not self._unscored_noted:
+            self._unscored_noted = True
+            log.warning("the engine reports no scores: --resign and --draw never act on it")
+        if action == "resign":
+            log.info("game %d: resigning (%s)", game_id, policy.resign)
+            self._resign(live)
+        elif action == "offer draw":
+            log.info("game %d: offering a draw (%s)", game_id, policy.draw)
+            self._out.append(Send(p.GameAction(game_id, "OfferDraw")))
+        elif action == "withdraw draw":
+            log.info("game %d: withdrawing our draw offer (the score left the band)", game_id)
+            self._out.append(Send(p.GameAction(game_id, "RemoveDraw")))
 
     def _failed(self, item: EngineFailed) -> None:
         work = self._current(item.ticket)

@@ -7,6 +7,7 @@ import contextlib
 import logging
 import logging.handlers
 import os
+import re
 import shlex
 import stat
 import sys
@@ -19,7 +20,14 @@ import trio
 from adapters.playtak import protocol as p
 from adapters.playtak.bridge import Bridge, BridgeError, BridgeSettings
 from adapters.playtak.commands import GUEST_TOKEN_RE
+from adapters.playtak.game_policy import UNDO_CHOICES, ChatTemplate, ScorePolicy
 from adapters.playtak.live_view import BridgeWatch
+from adapters.playtak.seek_filter import (
+    OPPONENT_CHOICES,
+    RATED_CHOICES,
+    TOURNAMENT_CHOICES,
+    SeekFilter,
+)
 from adapters.playtak.session import (
     Credentials,
     Session,
@@ -61,19 +69,24 @@ examples:
   tei playtak --bot search --seek "6 600 10 A 4 30 1 0 0"          (guest, playtak.com)
   PLAYTAK_PASSWORD=... tei playtak --user MyBot --engine "./my-engine --threads 2" --seek "5 300 5"
   tei playtak --server tcp://127.0.0.1:10000 --bot random --accept-from alice --games 1
+  tei playtak --bot search --accept --accept-size 5,6 --accept-time 180:900 --seek "5 300 5" \\
+      --resign "movecount=3 score=900" --greeting "Hi {opponent}, good game!"
 
 Every option is also a key of the --config file (its long name, with dashes:
-`move-overhead = 500`); the command line overrides the file. Relative paths in the file
-are taken from the file's folder.
+`move-overhead = 500`; a repeatable one takes a list: `seek = ["5 300 5", "6 600 10"]`);
+the command line overrides the file. Relative paths in the file are taken from the
+file's folder.
 
-The seek is "size time increment [colour komi flats caps unrated tournament
-[trigger amount]] [opponent]": times in seconds, colour W, B or A (random; the bot's
-colour), komi in half-flats (4 = 2 flats), flats and caps the reserves (default: the
-standard ones of the size), unrated/tournament 0 or 1, extra time: `amount` seconds at
-move `trigger`. The seek is posted after login and again after every game, never during
-one. The bot reconnects by itself and resumes a running game; SIGTERM or Ctrl-C stop it.
-A connection that cannot work (an untrusted or mismatched certificate, a websocket
-upgrade refused with HTTP 4xx, a refused login) stops it with status 1.
+Seeks of others that pass the --accept filters are taken first; while none is there, the
+--seek list is posted in turn. A seek is "size time increment [colour komi flats caps
+unrated tournament [trigger amount]] [opponent]": times in seconds, colour W, B or A
+(random; the bot's colour), komi in half-flats (4 = 2 flats), flats and caps the
+reserves (default: the standard ones of the size), unrated/tournament 0 or 1, extra
+time: `amount` seconds at move `trigger`. Our seek is posted after login and again after
+every game, never during one. The bot reconnects by itself and resumes a running game;
+SIGTERM or Ctrl-C stop it. A connection that cannot work (an untrusted or mismatched
+certificate, a websocket upgrade refused with HTTP 4xx, a refused login) stops it with
+status 1.
 Try it offline with the local server: python -m adapters.playtak.server
 """
 
@@ -82,6 +95,7 @@ Try it offline with the local server: python -m adapters.playtak.server
 #: help states them, and a test checks that it does)
 BRIDGE = BridgeSettings()
 SESSION = SessionSettings()
+FILTER = SeekFilter()
 
 #: config keys whose values --print-config masks
 SECRET_KEYS = ("password", "guest-token")
@@ -146,21 +160,30 @@ def _account_options(parser: argparse.ArgumentParser) -> None:
 
 def _game_options(parser: argparse.ArgumentParser) -> None:
     games = parser.add_argument_group("games")
-    mode = games.add_mutually_exclusive_group()
-    mode.add_argument("--seek", metavar="SPEC", help="post this seek (see below)")
-    mode.add_argument("--accept-from", metavar="NAME", help="accept the seeks of this player")
+    games.add_argument(
+        "--seek",
+        action="append",
+        metavar="SPEC",
+        help="post this seek (see below); repeat it for a list posted in turn",
+    )
+    rotate = BRIDGE.seek_rotate_seconds
+    games.add_argument(
+        "--seek-rotate",
+        type=POSITIVE_SECONDS,
+        default=rotate,
+        metavar="S",
+        help=f"replace a seek nobody took by the next of the list after S s (default {rotate:g})",
+    )
     games.add_argument(
         "--games", type=int_in(1), metavar="N", help="stop after N games (default: never)"
     )
-    games.add_argument(
-        "--accept-draws", action="store_true", help="accept draw offers (default: decline)"
-    )
+    overhead = BRIDGE.move_overhead_ms
     games.add_argument(
         "--move-overhead",
         type=int_in(0),
-        default=BRIDGE.move_overhead_ms,
+        default=overhead,
         metavar="MS",
-        help="ms kept back from our clock for network lag (default 1000)",
+        help=f"ms kept back from our clock for network lag (default {overhead})",
     )
     games.add_argument(
         "--max-move-time",
@@ -170,6 +193,80 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
         "of the clock left, at least 30 s)",
     )
     games.add_argument("--ptn-dir", type=Path, metavar="DIR", help="write each game as PTN here")
+    _accept_options(parser)
+    _in_game_options(parser)
+
+
+#: the filters of other players' seeks: flag, metavar or choices, help
+ACCEPT_FILTERS: tuple[tuple[str, str | tuple[str, ...], str], ...] = (
+    ("--accept-size", "LIST", "board sizes, e.g. 5,6"),
+    ("--accept-time", "MIN:MAX", "base time in seconds, e.g. 180:900 (MIN: or :MAX open)"),
+    ("--accept-inc", "MIN:MAX", "increment in seconds"),
+    ("--accept-komi", "LIST", "komi in half-flats, e.g. 0,4"),
+    ("--accept-color", "LIST", "the colours we play: W, B, A (random), e.g. A,W"),
+    ("--accept-rated", RATED_CHOICES, "rated or unrated games"),
+    ("--accept-tournament", TOURNAMENT_CHOICES, "tournament games"),
+    ("--accept-opponents", OPPONENT_CHOICES, "bot accounts or humans (needs --protocol 2)"),
+    ("--allow", "NAMES", "only these players (commas between)"),
+    ("--block", "NAMES", "never these players"),
+)
+
+
+def _accept_options(parser: argparse.ArgumentParser) -> None:
+    accept = parser.add_argument_group(
+        "accepting seeks of other players (filters: default any)",
+        "The best acceptable seek is taken: one addressed to us first, then the time\n"
+        "control closest to our first --seek (base + 40 x increment), then the oldest.\n"
+        "While none is there, our own seeks are posted.",
+    )
+    accept.add_argument(
+        "--accept", action="store_true", help="accept the seeks that pass the filters below"
+    )
+    accept.add_argument(
+        "--accept-from", metavar="NAME", help="accept the seeks of this player (--accept --allow)"
+    )
+    for flag, shape, text in ACCEPT_FILTERS:
+        if isinstance(shape, tuple):
+            default = getattr(FILTER, flag.removeprefix("--accept-"))
+            accept.add_argument(
+                flag, choices=shape, default=default, help=f"{text} (default {default})"
+            )
+        else:
+            accept.add_argument(flag, metavar=shape, help=text)
+
+
+def _in_game_options(parser: argparse.ArgumentParser) -> None:
+    play = parser.add_argument_group("resign, draws, undo and chat (default: none)")
+    play.add_argument(
+        "--resign",
+        metavar="WORDS",
+        help="resign once our engine scored -CP or worse on N moves in a row: "
+        '"movecount=N score=CP" (as tei match; never with an engine without scores)',
+    )
+    play.add_argument(
+        "--draw",
+        metavar="WORDS",
+        help="offer a draw once N full moves are played and our engine scored within CP "
+        'of 0 on M moves in a row: "movenumber=N movecount=M score=CP"; offers are '
+        "accepted while that holds",
+    )
+    play.add_argument(
+        "--accept-draws", action="store_true", help="accept every draw offer (default: decline)"
+    )
+    play.add_argument(
+        "--undo",
+        choices=UNDO_CHOICES,
+        default=UNDO_CHOICES[0],
+        help="answer to the opponent's undo requests (default refuse)",
+    )
+    play.add_argument(
+        "--greeting",
+        metavar="TEXT",
+        help="told to the opponent when a game starts; {me} and {opponent} are the names",
+    )
+    play.add_argument(
+        "--goodbye", metavar="TEXT", help="told to the opponent when a game ends (as --greeting)"
+    )
 
 
 #: the connection's timing options: flag, type, default seconds, help
@@ -273,9 +370,13 @@ def _engine_settings(args: argparse.Namespace) -> dict[str, str]:
     return dict(split_pair(item, "--engine-option") for item in args.engine_option)
 
 
+def _seeks(args: argparse.Namespace) -> tuple[p.Seek, ...]:
+    return tuple(p.Seek.parse_spec(text) for text in args.seek or ())
+
+
 #: checks of one setting each beyond its type (dest, check of the merged arguments)
 CHECKS: tuple[tuple[str, Callable[[argparse.Namespace], object]], ...] = (
-    ("seek", lambda args: args.seek and p.Seek.parse_spec(args.seek)),
+    ("seek", _seeks),
     ("server", lambda args: ServerAddress.parse(args.server)),
     ("ca_file", lambda args: ConnectSettings(ca_file=args.ca_file).ssl_context()),
     ("engine_option", _engine_settings),
@@ -296,12 +397,70 @@ def run(args: argparse.Namespace) -> int:
         return usage_error("playtak", problem)
     if args.print_config:
         return 0
-    seek = p.Seek.parse_spec(args.seek) if args.seek else None
+    games = _game_settings(args, _seeks(args))
     with _logging(args):
         warning = _readable_password(args, merged)
         if warning:
             logging.getLogger("playtak").warning("%s", warning)
-        return _play(args, seek, _password(args), _engine_settings(args))
+        return _play(args, games, _password(args), _engine_settings(args))
+
+
+def _game_settings(args: argparse.Namespace, seeks: tuple[p.Seek, ...]) -> BridgeSettings:
+    """The bridge's settings of seeks, accepting, resign, draws, undo and chat; a bad one
+    raises ValueError naming its option."""
+    accepting = args.accept or args.accept_from
+    given = [flag for flag, _, _ in ACCEPT_FILTERS if _is_set(args, flag)]
+    if given and not accepting:
+        raise ValueError(f"{given[0]} filters the seeks we accept: give --accept too")
+    accept = None
+    if accepting:
+        if args.accept_opponents != "any" and args.protocol < 2:
+            raise ValueError("--accept-opponents needs --protocol 2 (bot flags in seeks)")
+        allow = ",".join(filter(None, (args.allow, args.accept_from)))
+        accept = SeekFilter.parse(
+            sizes=args.accept_size,
+            time=args.accept_time,
+            inc=args.accept_inc,
+            komi=args.accept_komi,
+            colors=args.accept_color,
+            rated=args.accept_rated,
+            tournament=args.accept_tournament,
+            opponents=args.accept_opponents,
+            allow=allow or None,
+            block=args.block,
+            prefer=(seeks[0].time, seeks[0].inc) if seeks else None,
+        )
+    greeting, goodbye = (
+        None if text is None else ChatTemplate.parse(text, flag)
+        for flag, text in (("--greeting", args.greeting), ("--goodbye", args.goodbye))
+    )
+    return BridgeSettings(
+        seeks=seeks,
+        seek_rotate_seconds=args.seek_rotate,
+        accept=accept,
+        games=args.games,
+        ptn_dir=args.ptn_dir,
+        move_overhead_ms=args.move_overhead,
+        policy=ScorePolicy.parse(args.resign, args.draw, args.accept_draws, args.undo),
+        greeting=greeting,
+        goodbye=goodbye,
+        max_move_seconds=args.max_move_time,
+        site=site_name(args.server),
+    )
+
+
+def _is_set(args: argparse.Namespace, flag: str) -> bool:
+    """The option `flag` was given a value other than its default."""
+    name = flag.removeprefix("--").replace("-", "_")
+    value = getattr(args, name)
+    return value is not None and value != getattr(FILTER, name.removeprefix("accept_"), None)
+
+
+def _named_dests(message: object, merged: Settings) -> list[str]:
+    """The dests of the options that `message` names (`--accept-size ...`)."""
+    keys = merged.table.by_key()
+    named = re.findall(r"--([a-z][a-z-]*)", str(message))
+    return [keys[key].dest for key in named if key in keys]
 
 
 def _readable_password(args: argparse.Namespace, merged: Settings) -> str | None:
@@ -326,13 +485,20 @@ def _password(args: argparse.Namespace) -> str | None:
 
 def _bad_settings(args: argparse.Namespace, merged: Settings) -> str | None:
     """What is wrong with the settings (a file's key and line named), or None."""
-    if not args.seek and not args.accept_from:
-        return "give --seek SPEC or --accept-from NAME (or the key seek or accept-from)"
+    if not args.seek and not args.accept and not args.accept_from:
+        return (
+            "give --seek SPEC, --accept or --accept-from NAME "
+            "(or the key seek, accept or accept-from)"
+        )
     for dest, check in CHECKS:
         try:
             check(args)
         except (ValueError, BadServerURL, BadCaFile, LiveAddressError) as exc:
             return merged.blame(exc, dest)
+    try:
+        _game_settings(args, _seeks(args))
+    except ValueError as exc:
+        return merged.blame(exc, *_named_dests(exc, merged))
     found = _bad_arguments(args, _password(args))
     return merged.blame(found[1], *found[0]) if found else None
 
@@ -381,7 +547,10 @@ def site_name(url: str) -> str:
 
 
 def _play(
-    args: argparse.Namespace, seek: p.Seek | None, password: str | None, options: dict[str, str]
+    args: argparse.Namespace,
+    settings: BridgeSettings,
+    password: str | None,
+    options: dict[str, str],
 ) -> int:
     credentials = Credentials(args.user, password if args.user else None, args.guest_token)
     session = Session(
@@ -397,16 +566,6 @@ def _play(
         credentials,
     )
     launch = Launch(tuple(_engine_argv(args)), args.engine_name, None, tuple(options.items()))
-    settings = BridgeSettings(
-        seek=seek,
-        accept_from=args.accept_from,
-        games=args.games,
-        ptn_dir=args.ptn_dir,
-        move_overhead_ms=args.move_overhead,
-        accept_draws=args.accept_draws,
-        max_move_seconds=args.max_move_time,
-        site=site_name(args.server),
-    )
     bridge = Bridge(settings, session, launch)
     try:
         finished = _run_bridge(bridge, live_address(args))

@@ -17,6 +17,10 @@ class Changes:
         self._event.set()
         self._event = trio.Event()
 
+    async def next(self) -> None:
+        """Return at the next change."""
+        await self._event.wait()
+
     async def wait_for(
         self, predicate: Callable[[], object], what: str, timeout: float = 10.0
     ) -> None:

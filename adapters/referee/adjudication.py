@@ -168,6 +168,11 @@ class AdjudicationRules:
         return any((self.resign, self.draw, self.tinue))
 
 
+def score_words(score: Any) -> tuple[str | None, int | None, str | None]:
+    """(kind, value, bound) of an engine's `info score` (all None without one)."""
+    return (score.kind, score.value, score.bound) if score is not None else (None, None, None)
+
+
 def centiflats(kind: str | None, value: int | None, bound: str | None) -> float | None:
     """An engine score as centiflats for the mover (infinite when proven), or None."""
     if kind == "cp" and value is not None:
@@ -177,6 +182,28 @@ def centiflats(kind: str | None, value: int | None, bound: str | None) -> float 
     if kind == "mate" and value is not None:
         return math.inf if value > 0 else -math.inf
     return None
+
+
+@attrs.define
+class ScoreRun:
+    """One engine's runs of its own moves in a row: scored -CP or worse (`losing`), +CP
+    or better (`winning`) by a resign rule, within a draw rule's band (`level`). A move
+    without a score ends every run."""
+
+    losing: int = 0
+    winning: int = 0
+    level: int = 0
+
+    def add(self, value: float | None, resign: ResignRule | None, draw: DrawRule | None) -> None:
+        """Count one move scored `value` (centiflats for the mover, None: no score)."""
+        if value is None:
+            self.losing = self.winning = self.level = 0
+            return
+        if resign is not None:
+            self.losing = self.losing + 1 if value <= -resign.score else 0
+            self.winning = self.winning + 1 if value >= resign.score else 0
+        if draw is not None:
+            self.level = self.level + 1 if abs(value) <= draw.score else 0
 
 
 @attrs.frozen
@@ -226,9 +253,7 @@ class GameJudge:
         self.adjudicator = adjudicator
         self.rules = adjudicator.rules
         self.names = names
-        self.losing = [0, 0]  # own moves in a row at -CP or worse
-        self.winning = [0, 0]  # ... at +CP or better
-        self.level = [0, 0]  # ... within the draw band
+        self.runs = [ScoreRun(), ScoreRun()]
         self.table: dict[Any, Any] = {}
 
     def after_move(
@@ -241,19 +266,8 @@ class GameJudge:
         value = centiflats(*score)
         if value is None and seat < len(self.names):
             self.adjudicator.notice_unscored(self.names[seat])
-        self._count(seat, value)
+        self.runs[seat].add(value, self.rules.resign, self.rules.draw)
         return self._tinue(game) or self._resign(game) or self._draw(game)
-
-    def _count(self, seat: int, value: float | None) -> None:
-        resign, draw = self.rules.resign, self.rules.draw
-        if value is None:
-            self.losing[seat] = self.winning[seat] = self.level[seat] = 0
-            return
-        if resign is not None:
-            self.losing[seat] = self.losing[seat] + 1 if value <= -resign.score else 0
-            self.winning[seat] = self.winning[seat] + 1 if value >= resign.score else 0
-        if draw is not None:
-            self.level[seat] = self.level[seat] + 1 if abs(value) <= draw.score else 0
 
     def _resign(self, game: Game[Any]) -> Verdict | None:
         rule = self.rules.resign
@@ -261,15 +275,15 @@ class GameJudge:
             return None
         for loser in (0, 1):
             other = 1 - loser
-            if self.losing[loser] >= rule.movecount and (
-                not rule.twosided or self.winning[other] >= rule.movecount
+            if self.runs[loser].losing >= rule.movecount and (
+                not rule.twosided or self.runs[other].winning >= rule.movecount
             ):
                 code = "0-1" if loser == 0 else "1-0"
                 who = game.seat_name(loser)
                 return Verdict(
                     Outcome((other,), code, RESIGN),
                     f"resign ({rule}): {who}'s engine scored -{rule.score / 100:.2f} or worse"
-                    f" for {self.losing[loser]} moves",
+                    f" for {self.runs[loser].losing} moves",
                 )
         return None
 
@@ -277,7 +291,7 @@ class GameJudge:
         rule = self.rules.draw
         if rule is None or game.ply // 2 < rule.movenumber:
             return None
-        if min(self.level) >= rule.movecount:
+        if min(run.level for run in self.runs) >= rule.movecount:
             return Verdict(
                 Outcome((0, 1), "1/2-1/2", DRAW),
                 f"draw ({rule}): both engines within {rule.score / 100:.2f}"

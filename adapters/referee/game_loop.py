@@ -25,7 +25,7 @@ from typing import Any
 import attrs
 import trio
 
-from adapters.referee.adjudication import Adjudicator
+from adapters.referee.adjudication import Adjudicator, score_words
 from adapters.referee.announce import Publish, engine_info, game_started, move_played
 from adapters.referee.clock import Clock, go_limits
 from adapters.referee.engines import EngineSpec
@@ -120,8 +120,7 @@ def draw_outcome(game: Game[Any], reason: str) -> Outcome:
 
 def _score(result: PlayResult) -> tuple[str | None, int | None, str | None]:
     """(kind, value, bound) of the engine's last reported score, all None without one."""
-    score = result.info.score if result.info is not None else None
-    return (score.kind, score.value, score.bound) if score else (None, None, None)
+    return score_words(result.info.score if result.info is not None else None)
 
 
 def _comment(result: PlayResult) -> str:

@@ -34,7 +34,8 @@ the tests' toy game). `--mode` picks how it misbehaves:
   close-stdout  on `go`, closes its stdout and goes on running (until stdin ends)
   bestmove-on-isready  answers `isready` during a search with readyok and a bestmove
 
-Other flags: --delay S, --options "Name type default [min max|var ...]" (repeatable),
+Other flags: --score "cp -900" (the score of its info lines; "none": info lines without
+a score), --delay S, --options "Name type default [min max|var ...]" (repeatable),
 --spawn-child (start a sleeping helper process and print its pid on stderr),
 --orphan TOKEN (start a helper in a new session that keeps stdout open, with TOKEN on its
 command line, and print its pid on stderr), --ignore-sigterm, --games tak,trike (declare a
@@ -149,6 +150,11 @@ class Fake:
         return "--"
 
     # ---- search ------------------------------------------------------------------------
+    def score(self, usual: str) -> str:
+        """` score ...` for an info line (the --score given, or `usual`; none: nothing)."""
+        chosen = self.args.score or usual
+        return "" if chosen == "none" else f" score {chosen}"
+
     def go(self, words: list[str]) -> None:
         fields = words[1:]
         if self.mode == "strict" and (not fields or fields[0] == "depth"):
@@ -192,7 +198,7 @@ class Fake:
             out("")
             out("info depth 1 bogus 7 score cp 3 pv a1")
         pv = f"{move} {move}" if self.mode == "bad-pv" else move
-        out("info depth 1 seldepth 1 score cp 5 nodes 10 nps 1000 time 1 pv " + pv)
+        out(f"info depth 1 seldepth 1{self.score('cp 5')} nodes 10 nps 1000 time 1 pv {pv}")
         if infinite or self.mode in ("slow", "ignore-stop"):
             limit = None if infinite else delay
             start = time.monotonic()
@@ -209,7 +215,7 @@ class Fake:
         if self.mode == "bestmove-on-isready" and infinite:
             return  # the bestmove goes with the readyok
         with self.lock:
-            out("info depth 2 score cp 7 pv " + self.answer())
+            out(f"info depth 2{self.score('cp 7')} pv {self.answer()}")
             if self.mode == "empty-bestmove":
                 out("bestmove")
             elif self.mode == "two-bestmoves":
@@ -288,6 +294,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mode", default="good")
     parser.add_argument("--delay", type=float, default=0.0)
+    parser.add_argument("--score", default="")
     parser.add_argument("--options", action="append", default=[])
     parser.add_argument("--games", default="")
     parser.add_argument("--spawn-child", action="store_true")

@@ -12,6 +12,9 @@ import trio
 
 from adapters.playtak import protocol as p
 from adapters.playtak.bridge import Bridge, BridgeSettings
+from adapters.playtak.seek_filter import SeekFilter
+from adapters.playtak.server.listeners import LocalServer
+from adapters.playtak.server.lobby import ServerSettings
 from adapters.playtak.session import Credentials, Session, SessionSettings
 from adapters.playtak.transport import DEFAULT_CONNECT, ConnectSettings
 from tei.seat import Launch
@@ -53,14 +56,28 @@ def make_bridge(
         Credentials(user, "secret1" if user else None),
     )
     launch = Launch(tuple(engine), options=tuple((engine_options or {}).items()))
+    settings.setdefault("seeks", (p.Seek.parse_spec(seek),) if seek else ())
+    if accept_from:
+        settings.setdefault("accept", SeekFilter(allow=frozenset({accept_from.lower()})))
     bridge_settings = BridgeSettings(
-        seek=p.Seek.parse_spec(seek) if seek else None,
-        accept_from=accept_from,
         games=games,
         move_overhead_ms=100,
         **settings,
     )
     return Bridge(bridge_settings, session, launch)
+
+
+async def start_server(nursery: trio.Nursery, **settings: object) -> LocalServer:
+    """The local playtak server (a fixed seed) on free ports of 127.0.0.1."""
+    server = LocalServer(ServerSettings(seed=3, **settings))  # type: ignore[arg-type]
+    await nursery.start(server.serve)
+    return server
+
+
+def url(server: LocalServer, kind: str = "tcp") -> str:
+    if kind == "tcp":
+        return f"tcp://127.0.0.1:{server.tcp_port}"
+    return f"ws://127.0.0.1:{server.ws_port}/ws"
 
 
 Script = Callable[[LineClient], Awaitable[None]]

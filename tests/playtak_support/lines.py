@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import trio
 
 
@@ -42,13 +44,14 @@ class LineClient:
         return text
 
     async def expect(self, wanted: str, timeout: float = 10.0) -> list[str]:
-        """Lines up to and including the first that equals (or starts with, if `wanted`
-        ends with '*') `wanted`."""
+        """Lines up to and including the first that equals `wanted`, where each '*' in
+        it stands for any text (`Seek new * alice *`)."""
+        pattern = re.compile(".*".join(re.escape(part) for part in wanted.split("*")), re.S)
         lines = []
         while True:
             text = await self.line(timeout)
             lines.append(text)
-            if text == wanted or (wanted.endswith("*") and text.startswith(wanted[:-1])):
+            if pattern.fullmatch(text):
                 return lines
 
     async def closed(self, timeout: float = 10.0) -> list[str]:
