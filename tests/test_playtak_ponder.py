@@ -1,0 +1,110 @@
+"""Pondering end to end: `tei playtak --bot search --ponder` against the local server as
+real processes; the engine traffic of its `-v` log shows the ponder searches."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import trio
+
+from rules.tak.ptn import PtnGame
+from tests.playtak_support.guard import loopback_only  # noqa: F401
+from tests.playtak_support.lines import LineClient
+
+TEI = [sys.executable, "-m", "tei", "playtak"]
+SERVER = [sys.executable, "-m", "adapters.playtak.server"]
+
+
+def engine_and_game_lines(log: str) -> list[str]:
+    """What the bot sent to its engine (`> ...`) and the game's moves from the server
+    (`< Game#1 P ...`), in order, without the timestamps."""
+    kept = []
+    for line in log.splitlines():
+        if " playtak.engine " in line and " > " in line:
+            kept.append("> " + line.split(" > ", 1)[1])
+        elif " playtak.engine " in line and " < bestmove" in line:
+            kept.append("< bestmove")
+        elif re.search(r"playtak\.session DEBUG < Game#\d+ (P|M|Over) ", line):
+            kept.append("< " + line.split(" < ", 1)[1])
+    return kept
+
+
+async def test_a_pondering_bot_stops_its_ponder_when_the_opponent_moves(tmp_path: Path) -> None:
+    server = await trio.lowlevel.open_process(
+        [*SERVER, "--port", "0", "--ws-port", "0", "--user", "alice:secret1"],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert server.stdout is not None
+        banner = b""
+        with trio.fail_after(20):
+            while banner.count(b"\n") < 2:
+                banner += await server.stdout.receive_some(4096)
+        tcp_url = banner.decode().splitlines()[0].split()[-1]
+        common = ["--server", tcp_url, "--games", "1", "--move-overhead", "100"]
+        ponderer = [
+            *TEI,
+            *common,
+            *("--bot", "search", "--ponder", "-v", "--seek", "4 20 1 W"),
+            *("--ptn-dir", str(tmp_path / "ptn"), "--log", str(tmp_path / "bot.log")),
+        ]
+        # a quick opponent: a shallow search bot that takes every seek
+        opponent = [
+            *TEI,
+            *common,
+            *("--bot", "search", "--engine-option", "MaxDepth=3", "--accept"),
+        ]
+        results: dict[str, subprocess.CompletedProcess[bytes]] = {}
+
+        async def run(name: str, argv: list[str]) -> None:
+            results[name] = await trio.run_process(
+                argv, capture_stdout=True, capture_stderr=True, check=False
+            )
+
+        watcher = await LineClient.connect(int(tcp_url.rsplit(":", 1)[1]))
+        with trio.fail_after(120):
+            async with trio.open_nursery() as nursery:
+                try:
+                    await watcher.login("watcher")
+                    nursery.start_soon(run, "ponderer", ponderer)
+                    await watcher.expect("Seek new 1 *", timeout=30)
+                finally:
+                    await watcher.aclose()
+                nursery.start_soon(run, "opponent", opponent)
+    finally:
+        server.terminate()
+        await server.wait()
+    for name, done in results.items():
+        assert done.returncode == 0, (name, done.stderr.decode()[-2000:])
+    records = list((tmp_path / "ptn").glob("*.ptn"))
+    assert len(records) == 1
+    record = PtnGame.parse(records[0].read_text())
+    assert record.tag("Result") == results["ponderer"].stdout.decode().split()[2]
+    assert len(record.moves) >= 2
+
+    lines = engine_and_game_lines((tmp_path / "bot.log").read_text())
+    ponders = [i for i, line in enumerate(lines) if line == "> go infinite"]
+    assert ponders, "no ponder search in the engine traffic"
+    assert lines.count("> teinewgame 4") == 1  # the engine keeps its table all game
+    stopped_by_a_move = 0
+    for i in ponders:
+        position = lines[i - 1]
+        assert position.startswith("> position startpos moves ")
+        # the ponder position: the game so far, our move and the expected reply
+        after = lines[i + 1 :]
+        assert after[0].startswith("< Game#1 "), after[:3]  # nothing before their move
+        if after[0].startswith("< Game#1 Over"):
+            continue  # the game ended while pondering: stopped as well
+        stopped_by_a_move += 1
+        assert after[1:3] == ["> stop", "< bestmove"], after[:5]  # read and discarded
+        # then our move is asked as usual, in the position with their real reply
+        reply = after[0].split(" ", 2)[2]
+        assert after[3].startswith("> position startpos moves "), after[:5]
+        assert after[4].startswith("> go wtime "), after[:5]
+        assert position.rsplit(" ", 1)[0] in after[3], (reply, position, after[3])
+    assert stopped_by_a_move
+    # every ponder is stopped: the bot sent `stop` once per `go infinite` still running
+    assert lines.count("> stop") >= stopped_by_a_move
