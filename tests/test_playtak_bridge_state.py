@@ -609,3 +609,14 @@ def test_a_ponder_that_does_not_stop_restarts_the_engine_before_the_move() -> No
     assert len(restart) == 1 and not of(ev.Think, out)
     assert script.state.live is not None and script.state.live.failures == 0
     think(script.feed(ev.EngineIdle(restart[0].ticket)))
+
+
+def test_a_pv_of_one_move_ponders_on_the_latest_longer_pv_of_that_move() -> None:
+    script = Script(ponder=True)
+    script.login()
+    ticket = think(script.feed(WHITE_START)).ticket
+    assert script.state.plan(ticket, script.now) is not None
+    infos = (line("a1", "d4"), line("b1", "c3"), line("a1", "e5", "b1"), line("b1", "d4"))
+    last = line("a1")  # a search that found its line in the table reports a short pv
+    out = script.feed(ev.EngineAnswered(ticket, Move.from_ptn("a1"), last, (*infos, last)))
+    assert ponder(out).game.history_text() == ["a1", "e5"]

@@ -273,7 +273,9 @@ class Bridge:
                             deadline=plan.deadline,
                             grace=plan.grace,
                         )
-                        report = s.EngineAnswered(work.ticket, answer.action, answer.info)
+                        report = s.EngineAnswered(
+                            work.ticket, answer.action, answer.info, answer.infos
+                        )
         except SeatFault as fault:
             report = s.EngineFailed(work.ticket, fault)
         except Exception:

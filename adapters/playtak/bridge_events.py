@@ -83,9 +83,12 @@ class EngineReady:
 
 @attrs.frozen
 class EngineAnswered:
+    """The engine's move, its last informative `info` and all its infos (oldest first)."""
+
     ticket: int
     action: Any
     info: Any = None
+    infos: tuple[Any, ...] = ()
 
 
 @attrs.frozen

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ from adapters.playtak.live_game import (
 )
 from adapters.playtak.notation import ServerMove
 from adapters.referee.adjudication import score_words
-from rules.game import GameError
+from rules.game import Game, GameError
 from tei.lines import printable
 from tei.seat import NewGame, SeatUnavailable
 
@@ -584,30 +585,22 @@ class BridgeState:
         self._out.append(Send(p.PlayMove(live.start.game_id, move)))
         self._judge_score(live, item.info)
         if action is item.action:
-            self._ponder(live, item.info)
+            self._ponder(live, (item.info, *reversed(item.infos)))
 
-    def _ponder(self, live: LiveGame, info: Any) -> None:
-        """With `ponder`, search on the opponent's time on the reply our engine expects
-        (the second move of the pv of the move just played); none expected: no ponder."""
+    def _ponder(self, live: LiveGame, infos: Sequence[Any]) -> None:
+        """With `ponder`, search on the opponent's time on the reply our engine expects:
+        the second move of the first pv among `infos` (newest first) that begins with the
+        move just played; none expected: no ponder."""
         if not self.settings.ponder or self.done or live.resigned or live.game.result is not None:
             return
-        pv = tuple(getattr(info, "pv", None) or ())
-        game = live.game.copy()
-        played = game.undo()
-        try:
-            if len(pv) < 2 or game.parse_action(pv[0]) != played:
-                raise GameError("no expected reply in the pv")
-            game.play(played)
-            reply = game.parse_action(pv[1])
-            if reply not in game.legal():
-                raise GameError(f"the expected reply {pv[1]!r} is not legal")
-        except GameError as exc:
-            log.debug("game %d: not pondering: %s", live.start.game_id, exc)
+        for info in infos:
+            found = _after_expected_reply(live.game, tuple(getattr(info, "pv", None) or ()))
+            if found is not None:
+                break
+        else:
+            log.debug("game %d: not pondering: no expected reply in a pv", live.start.game_id)
             return
-        game.play(reply)
-        if game.result is not None:
-            return  # that reply ends the game: nothing to think about
-        expected = ServerMove.from_move(reply).to_text()
+        game, expected = found
         log.info("game %d: pondering on %s", live.start.game_id, expected)
         new = self._new_game or self._engine_game(live.start)
         self._out.append(Ponder(self._ticket(live, expected=expected), new, game))
@@ -674,3 +667,26 @@ class BridgeState:
             return None, ""
         log.warning("game %d: playing a random move instead of a refused one", live.start.game_id)
         return self.rng.choice(options)
+
+
+def _after_expected_reply(game: Game[Any], pv: tuple[str, ...]) -> tuple[Game[Any], str] | None:
+    """A copy of `game` (whose last move is ours) with the reply `pv` expects played, and
+    that reply in server notation; None when `pv` does not begin with our move, has no
+    legal reply after it, or that reply ends the game."""
+    if len(pv) < 2:
+        return None
+    after = game.copy()
+    played = after.undo()
+    try:
+        if after.parse_action(pv[0]) != played:
+            return None
+        after.play(played)
+        reply = after.parse_action(pv[1])
+    except GameError:
+        return None
+    if reply not in after.legal():
+        return None
+    after.play(reply)
+    if after.result is not None:
+        return None  # that reply ends the game: nothing to think about
+    return after, ServerMove.from_move(reply).to_text()
