@@ -504,6 +504,13 @@ def ponder(out: list[ev.Output]) -> ev.Ponder:
     return ponders[0]
 
 
+def pondering() -> tuple[Script, ev.Ponder]:
+    """White's first move a1 sent, a ponder on the expected reply e5 running."""
+    script = Script(ponder=True)
+    script.login()
+    return script, ponder(script.answer(script.feed(WHITE_START), "a1", line("a1", "e5")))
+
+
 def test_our_move_with_a_pv_ponders_on_the_expected_reply(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -533,9 +540,7 @@ def test_an_unexpected_reply_stops_the_ponder_and_the_real_move_is_asked_as_usua
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, "playtak.bridge")
-    script = Script(ponder=True)
-    script.login()
-    work = ponder(script.answer(script.feed(WHITE_START), "a1", line("a1", "e5")))
+    script, work = pondering()
     out = their(script, "D4")
     assert out == [ev.CancelThinking(work.ticket)]
     assert "their reply P D4 (a ponder miss: P E5 was expected)" in caplog.text
@@ -571,9 +576,7 @@ def test_without_ponder_nothing_new_is_sent_to_the_engine() -> None:
     "end", ["Game#5 Over 0-R", "Game#5 Abandoned. Guest1 quit", ev.Disconnected()]
 )
 def test_the_game_ending_while_pondering_stops_the_ponder(end: ev.Input | str) -> None:
-    script = Script(ponder=True)
-    script.login()
-    work = ponder(script.answer(script.feed(WHITE_START), "a1", line("a1", "e5")))
+    script, work = pondering()
     out = script.feed(end)
     assert of(ev.CancelThinking, out) == [ev.CancelThinking(work.ticket)]
     assert not of(ev.Think, out) and not script.state.wanted(work.ticket)
@@ -581,27 +584,21 @@ def test_the_game_ending_while_pondering_stops_the_ponder(end: ev.Input | str) -
 
 
 def test_a_refused_move_stops_the_ponder_before_moving_again() -> None:
-    script = Script(ponder=True)
-    script.login()
-    work = ponder(script.answer(script.feed(WHITE_START), "a1", line("a1", "e5")))
+    script, work = pondering()
     out = script.feed("NOK")
     assert of(ev.CancelThinking, out) == [ev.CancelThinking(work.ticket)] and not of(ev.Think, out)
     think(script.feed(ev.EngineIdle(work.ticket)))
 
 
 def test_a_failed_ponder_restarts_the_engine_but_costs_no_move() -> None:
-    script = Script(ponder=True)
-    script.login()
-    work = ponder(script.answer(script.feed(WHITE_START), "a1", line("a1", "e5")))
+    script, work = pondering()
     out = script.feed(ev.EngineFailed(work.ticket, CRASH))
     assert len(of(ev.Restart, out)) == 1
     assert script.state.live is not None and script.state.live.failures == 0
 
 
 def test_a_ponder_that_does_not_stop_restarts_the_engine_before_the_move() -> None:
-    script = Script(ponder=True)
-    script.login()
-    work = ponder(script.answer(script.feed(WHITE_START), "a1", line("a1", "e5")))
+    script, work = pondering()
     assert their(script, "E5") == [ev.CancelThinking(work.ticket)]
     stalled = SeatFault("bot", FaultKind.STALLED, True, TimeoutError("no bestmove after stop"))
     out = script.feed(ev.EngineFailed(work.ticket, stalled))

@@ -4,18 +4,11 @@ real processes; the engine traffic of its `-v` log shows the ponder searches."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
-
-import trio
 
 from rules.tak.ptn import PtnGame
 from tests.playtak_support.guard import loopback_only  # noqa: F401
-from tests.playtak_support.lines import LineClient
-
-TEI = [sys.executable, "-m", "tei", "playtak"]
-SERVER = [sys.executable, "-m", "adapters.playtak.server"]
+from tests.playtak_support.processes import TEI, seeker_and_acceptor, server_process
 
 
 def engine_and_game_lines(log: str) -> list[str]:
@@ -33,17 +26,7 @@ def engine_and_game_lines(log: str) -> list[str]:
 
 
 async def test_a_pondering_bot_stops_its_ponder_when_the_opponent_moves(tmp_path: Path) -> None:
-    server = await trio.lowlevel.open_process(
-        [*SERVER, "--port", "0", "--ws-port", "0", "--user", "alice:secret1"],
-        stdout=subprocess.PIPE,
-    )
-    try:
-        assert server.stdout is not None
-        banner = b""
-        with trio.fail_after(20):
-            while banner.count(b"\n") < 2:
-                banner += await server.stdout.receive_some(4096)
-        tcp_url = banner.decode().splitlines()[0].split()[-1]
+    async with server_process() as (tcp_url, _):
         common = ["--server", tcp_url, "--games", "1", "--move-overhead", "100"]
         ponderer = [
             *TEI,
@@ -57,32 +40,13 @@ async def test_a_pondering_bot_stops_its_ponder_when_the_opponent_moves(tmp_path
             *common,
             *("--bot", "search", "--engine-option", "MaxDepth=3", "--accept"),
         ]
-        results: dict[str, subprocess.CompletedProcess[bytes]] = {}
-
-        async def run(name: str, argv: list[str]) -> None:
-            results[name] = await trio.run_process(
-                argv, capture_stdout=True, capture_stderr=True, check=False
-            )
-
-        watcher = await LineClient.connect(int(tcp_url.rsplit(":", 1)[1]))
-        with trio.fail_after(120):
-            async with trio.open_nursery() as nursery:
-                try:
-                    await watcher.login("watcher")
-                    nursery.start_soon(run, "ponderer", ponderer)
-                    await watcher.expect("Seek new 1 *", timeout=30)
-                finally:
-                    await watcher.aclose()
-                nursery.start_soon(run, "opponent", opponent)
-    finally:
-        server.terminate()
-        await server.wait()
+        results = await seeker_and_acceptor(tcp_url, ponderer, opponent, timeout=120)
     for name, done in results.items():
         assert done.returncode == 0, (name, done.stderr.decode()[-2000:])
     records = list((tmp_path / "ptn").glob("*.ptn"))
     assert len(records) == 1
     record = PtnGame.parse(records[0].read_text())
-    assert record.tag("Result") == results["ponderer"].stdout.decode().split()[2]
+    assert record.tag("Result") == results["seeker"].stdout.decode().split()[2]
     assert len(record.moves) >= 2
 
     lines = engine_and_game_lines((tmp_path / "bot.log").read_text())
