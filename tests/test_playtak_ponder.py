@@ -1,12 +1,21 @@
-"""Pondering end to end: `tei playtak --bot search --ponder` against the local server as
-real processes; the engine traffic of its `-v` log shows the ponder searches."""
+"""Pondering: `tei playtak --bot search --ponder` against the local server as real
+processes (the engine traffic of its `-v` log shows the ponder searches), and the seat's
+ponder search with fake engines."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
+import trio
+from engines.procs import fake
+
+from rules.tak.game import TakGame
 from rules.tak.ptn import PtnGame
+from tei.driver import Limits
+from tei.seat import EngineSeat, FaultKind, Launch, NewGame, SeatFault
+from tei.transcript import Transcript
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 from tests.playtak_support.processes import TEI, seeker_and_acceptor, server_process
 
@@ -72,3 +81,70 @@ async def test_a_pondering_bot_stops_its_ponder_when_the_opponent_moves(tmp_path
     assert stopped_by_a_move
     # every ponder is stopped: the bot sent `stop` once per `go infinite` still running
     assert lines.count("> stop") >= stopped_by_a_move
+
+
+async def ponder_then_cancel(seat: EngineSeat, game: TakGame, new: NewGame) -> list[SeatFault]:
+    """Ponder on `game` and cancel it once the engine has reported on that search; the
+    ponder's failure, if any."""
+    faults: list[SeatFault] = []
+
+    async def ponder() -> None:
+        try:
+            await seat.ponder(game, new)
+        except SeatFault as fault:
+            faults.append(fault)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(ponder)
+        await wait_until(lambda: "< info" in lines_of(seat).partition("> go infinite\n")[2])
+        nursery.cancel_scope.cancel()
+    return faults
+
+
+def lines_of(seat: EngineSeat) -> str:
+    assert seat.transcript is not None
+    return "\n".join(f"{e.direction} {e.line}" for e in seat.transcript)
+
+
+async def wait_until(check: Callable[[], bool]) -> None:
+    with trio.fail_after(10):
+        while not check():
+            await trio.sleep(0.01)
+
+
+async def test_a_cancelled_ponder_is_stopped_and_its_bestmove_read_before_the_move(
+    nursery: trio.Nursery,
+) -> None:
+    seat = EngineSeat(Launch(tuple(fake("good"))), nursery=nursery, transcript=Transcript())
+    new = NewGame("tak", {"size": "5"}, key=7)
+    game = TakGame.new({"size": "5"})
+    game.play_text("a1")
+    await seat.move(game.copy(), Limits(movetime=50), new, deadline=None, grace=1)
+    pondered = game.copy()
+    pondered.play_all(["b1", "c1"])  # the move sent and the expected reply
+    assert await ponder_then_cancel(seat, pondered, new) == []
+    assert seat.engine is not None and not seat.engine.searching  # its bestmove was read
+    game.play_all(["b1", "d1"])  # another reply came
+    answer = await seat.move(game.copy(), Limits(movetime=50), new, deadline=None, grace=1)
+    assert answer.text == "c1"  # the first empty square, for the real position
+    sent = [line for line in lines_of(seat).splitlines() if line.startswith(">")]
+    assert sent.count("> teinewgame 5") == 1  # a copy of the game is the same game
+    pondering = sent.index("> go infinite")
+    assert sent[pondering - 1] == "> position startpos moves a1 b1 c1"
+    assert sent[pondering + 1 :] == [
+        "> stop",
+        "> position startpos moves a1 b1 d1",
+        "> go movetime 50",
+    ]
+
+
+async def test_a_ponder_that_ignores_stop_is_a_stalled_seat_that_needs_a_restart(
+    nursery: trio.Nursery,
+) -> None:
+    seat = EngineSeat(Launch(tuple(fake("ignore-stop"))), nursery=nursery, transcript=Transcript())
+    new = NewGame("tak", {"size": "5"}, key=7)
+    game = TakGame.new({"size": "5"})
+    game.play_all(["a1", "b1"])
+    [fault] = await ponder_then_cancel(seat, game, new)
+    assert fault.kind is FaultKind.STALLED and fault.restart
+    assert "no bestmove" in str(fault)
