@@ -7,7 +7,9 @@ the seeks of others that pass the filters or posting our own in turn (never duri
 game; `Tick` when the state's `wake_at()` comes), resign and draw offers by the engine's
 score, undo requests, greeting and goodbye, resume after a reconnect (rebuild from the
 replay, move only after `Your game is resumed`), refused moves, engines that crash or
-stall (restarted while the clock allows), and a PTN record of every finished game.
+stall (restarted while the clock allows), pondering on the opponent's time (`--ponder`:
+`go infinite` on the expected reply, `stop` when the real one comes), and a PTN record
+of every finished game.
 
 Every decision is made by the sans-IO `BridgeState` (`bridge_state.py`, its inputs and
 outputs in `bridge_events.py`); this module
