@@ -114,7 +114,7 @@ async def test_the_match_ends_while_a_watcher_never_reads() -> None:
 @pytest.mark.timeout(600)  # two matches of 16 fast games: 10 s each on a quiet machine
 def test_fast_match_loses_no_more_games_on_time_with_30_watchers() -> None:
     """Before the server had its own thread this match lost games on time and, with
-    watchers that never read, did not end until they left (a margin of 200 ms takes the
+    watchers that never read, did not end until they left (a margin of 1 s takes the
     machine's load out of the comparison; a blocked referee loop was blocked for seconds)."""
     args = ["--engine", "bot=random", "--engine", "bot=random", "--size", "6"]
     args += ["--each", "st=0.01", "margin=1000", "--games", "16"]
