@@ -299,12 +299,10 @@ class Searcher:
                 mine, theirs = board.white & ~walls, board.black & ~walls
             if win_squares(t, mine, empty) or step_wins(board, turn):
                 return WIN - ply - 1
-            # the opponent's road-in-one squares (by a placement or a one-piece step)
-            threat_sq = win_squares(t, theirs, empty) | step_wins(board, 1 - turn)
         else:
-            threat_sq = 0
+            theirs = 0
         if depth <= 0:
-            threats = threat_sq.bit_count()
+            threats = self.threat_squares(board, theirs, empty).bit_count() if theirs else 0
             if not threats or ply >= self.max_ply:
                 key = board.hash
                 value = self.evals.get(key)
@@ -332,7 +330,8 @@ class Searcher:
                         return value
                 elif value <= alpha:
                     return value
-        # under a road threat (`threat_sq`) blocks are searched first, and no pruning
+        # the opponent's road-in-one squares: blocks are searched first, and no pruning
+        threat_sq = self.threat_squares(board, theirs, empty) if theirs else 0
         # reverse futility pruning: near the horizon of a null-window search, a static
         # value above beta by a margin per ply left fails high at once (not under a road
         # threat; the side to move has no road in one, checked above)
@@ -440,6 +439,13 @@ class Searcher:
         if old is None or old[0] == key or old[5] != self.generation or depth >= old[1]:
             tt[slot] = (key, depth, flag, stored, best_move, self.generation)
         return best
+
+    @staticmethod
+    def threat_squares(board: Board, theirs: int, empty: int) -> int:
+        """The squares where the side not to move (road pieces `theirs`) completes a road
+        with one placement or one one-piece step (after the table probe: a cut-off there
+        does not pay for them)."""
+        return win_squares(board.t, theirs, empty) | step_wins(board, 1 - board.turn)
 
     def quiet_value(self, board: Board, key: int) -> int:
         """The static value of `board` (hash `key`) with no road threat, from the cache."""
