@@ -106,13 +106,12 @@ def test_new_game_is_needed_when_game_or_rules_change_and_not_otherwise() -> Non
     assert conn.needs_new_game(game, six)  # nothing sent yet
     send_all(conn, conn.new_game_messages("tak", six))
     assert not conn.needs_new_game(game, six)
-    conn.bind(game)
     game.play_text("a1")
     assert not conn.needs_new_game(game, six)  # the same game, one ply on
+    assert not conn.needs_new_game(game.copy(), six)  # a copy continues it
     assert not conn.needs_new_game(game)  # rules not given: the last ones
     assert not conn.needs_new_game(game, {"HalfKomi": "4", "SIZE": "6"})
     assert conn.needs_new_game(game, {"size": "6"})  # komi changed
-    assert conn.needs_new_game(new_game("tak", six), six)  # another game object
     assert conn.needs_new_game(new_game("trike"))  # another game
     assert conn.rules_for(new_game("tak", six), None) == six
     assert conn.rules_for(new_game("trike", {"size": "9"}), None) == {"size": "9"}
@@ -125,15 +124,28 @@ def test_a_game_key_tells_one_game_from_the_next_of_the_same_rules() -> None:
     assert conn.needs_new_game("tak", six, game_key=1)  # nothing sent yet
     send_all(conn, conn.new_game_messages("tak", six, game_key=1))
     assert not conn.needs_new_game("tak", six, game_key=1)
-    assert not conn.needs_new_game("tak", six)  # no key given: game and rules decide
+    assert conn.needs_new_game("tak", six)  # no key is another key
     assert conn.needs_new_game("tak", six, game_key=2)  # the next game, same rules
     assert conn.needs_new_game("tak", {"size": "5"}, game_key=1)  # rules changed
     assert conn.needs_new_game("trike", six, game_key=1)  # game changed
-    game = new_game("tak", six)
-    conn.bind(game)
-    assert not conn.needs_new_game(game, six, game_key=1)
-    assert conn.needs_new_game(new_game("tak", six), six, game_key=1)  # another object
+    # the key names the game: another `Game` object (a copy each move) continues it
+    assert not conn.needs_new_game(new_game("tak", six), six, game_key=1)
     assert conn.generation == 1
+
+
+def test_the_engine_is_told_only_when_the_new_game_is_sent() -> None:
+    conn = shaken()
+    six = {"size": "6"}
+    messages = conn.new_game_messages("tak", six, game_key=1)
+    assert conn.told is None and conn.needs_new_game("tak", six, game_key=1)
+    send_all(conn, messages[:-1])  # the send fails before `teinewgame`
+    assert conn.needs_new_game("tak", six, game_key=1)
+    assert conn.generation == 0
+    send_all(conn, conn.new_game_messages("tak", six, game_key=1))
+    assert not conn.needs_new_game("tak", six, game_key=1)
+    assert conn.generation == 1
+    conn.new_game_messages("tak", {"size": "5"}, game_key=2)  # planned, never sent
+    assert conn.needs_new_game("tak", six, game_key=1)  # the old belief is gone too
 
 
 def test_search_states_and_info() -> None:

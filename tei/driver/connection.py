@@ -11,9 +11,9 @@ messages to send for each thing a caller wants.
 States: `handshake` until `teiok`; then `idle`, `searching` (a `go` is unanswered) or
 `stopping` (`stop` was sent for it). A `bestmove` while no search runs is a `Violation`.
 Every message written to the engine goes through `sent()`, so the state follows raw
-lines as well as typed messages. The connection also keeps the new-game generation: it
-knows the game and rules of the last `teinewgame` and the `Game` played since, so
-`needs_new_game` tells when the game or rules changed (see docs/driver.md).
+lines as well as typed messages. The connection also keeps the new-game generation and
+one `GameKey` (game, rules, the caller's key) of the last `teinewgame`, set when that
+message is sent: `needs_new_game` is one comparison with it (see docs/driver.md).
 """
 
 from __future__ import annotations
@@ -189,9 +189,20 @@ def check_bestmove(engine: str, game: Game[Any], line: str) -> tuple[Any, str]:
     return action, best.move
 
 
-def _rules_key(game: str, rules: Mapping[str, str]) -> tuple[str, tuple[tuple[str, str], ...]]:
-    items = sorted((k.strip().lower(), str(v).strip().lower()) for k, v in rules.items())
-    return game.strip().lower(), tuple(items)
+@attrs.frozen
+class GameKey:
+    """What tells one new game from the next: the game's name and rules options (lower
+    case, sorted) and the caller's key (a game number, an id; None: the same game until
+    the rules change, as python-chess's `game` argument)."""
+
+    game: str
+    rules: tuple[tuple[str, str], ...]
+    key: object = None
+
+    @classmethod
+    def of(cls, game: str, rules: Mapping[str, str], key: object = None) -> GameKey:
+        items = sorted((k.strip().lower(), str(v).strip().lower()) for k, v in rules.items())
+        return cls(game.strip().lower(), tuple(items), key)
 
 
 class EngineConnection:
@@ -216,11 +227,9 @@ class EngineConnection:
         self._values: dict[str, str | None] = {}
         self._searches = 0
         self._stop_sent = False
-        self._rules: tuple[str, dict[str, str]] | None = None
-        self._rules_key: tuple[str, tuple[tuple[str, str], ...]] | None = None
-        #: the caller's key of the last new game (a game number, an id), if it gave one
-        self._game_key: object = None
-        self._game: Game[Any] | None = None
+        #: the new game the engine was last told (set when its `teinewgame` is sent)
+        self.told: GameKey | None = None
+        self._planned: GameKey | None = None
 
     # ---- state -------------------------------------------------------------------------
     @property
@@ -339,7 +348,7 @@ class EngineConnection:
                 self._values[decl.name] = message.value
         elif isinstance(message, TeiNewGame):
             self.generation += 1
-            self._game = None
+            self.told, self._planned = self._planned, None
 
     # ---- options -----------------------------------------------------------------------
     def option(self, name: str) -> OptionDecl | None:
@@ -402,18 +411,20 @@ class EngineConnection:
             messages.append(SetOption(game_decl.name, settings.pop(game_decl.name)))
         messages += self.setoption_messages(settings)
         messages.append(plan.teinewgame)
-        self._rules = (game.strip().lower(), dict(rules))
-        self._rules_key = _rules_key(game, rules)
-        self._game_key = game_key
+        # not told until the `teinewgame` is sent: a failed send leaves no false belief
+        self.told, self._planned = None, GameKey.of(game, rules, game_key)
         return messages
 
-    def rules_for(self, game: Game[Any], rules: Mapping[str, str] | None) -> dict[str, str]:
-        """The rules a new game of `game` is set up with: `rules` if given, else those of
-        the last new game of the same game, else just the board size of `game`."""
+    def rules_for(self, game: Game[Any] | str, rules: Mapping[str, str] | None) -> dict[str, str]:
+        """The rules of a new game of `game` (a `Game` or a game's name): `rules` if given,
+        else those last told for the same game, else the board size of a `Game` that has
+        one (a caller that gave no rules at all)."""
         if rules is not None:
             return dict(rules)
-        if self._rules is not None and self._rules[0] == game.name:
-            return dict(self._rules[1])
+        name = game if isinstance(game, str) else game.name
+        told = self.told
+        if told is not None and told.game == name.strip().lower():
+            return dict(told.rules)
         size = getattr(game, "size", None)
         return {"size": str(size)} if isinstance(size, int) else {}
 
@@ -423,25 +434,11 @@ class EngineConnection:
         rules: Mapping[str, str] | None = None,
         game_key: object = None,
     ) -> bool:
-        """True when `game` (a `Game`, or just a game's name) needs a `teinewgame` first:
-        none was sent yet, the game or the rules differ from the last one, `game_key` is
-        given and differs from the last one's, or `game` is another `Game` than the one
-        played since (a new `Game` object)."""
+        """True when `game` (a `Game` or a game's name) under `rules` (None: see
+        `rules_for`) with the caller's `game_key` needs a `teinewgame`: it is not the new
+        game the engine was last told."""
         name = game if isinstance(game, str) else game.name
-        if self._rules_key is None:
-            return True
-        if rules is not None:
-            if _rules_key(name, rules) != self._rules_key:
-                return True
-        elif name.strip().lower() != self._rules_key[0]:
-            return True
-        if game_key is not None and game_key != self._game_key:
-            return True
-        return not isinstance(game, str) and self._game is not None and self._game is not game
-
-    def bind(self, game: Game[Any]) -> None:
-        """`game` is the game of the current `teinewgame`: another `Game` needs a new one."""
-        self._game = game
+        return GameKey.of(name, self.rules_for(game, rules), game_key) != self.told
 
     # ---- searches ----------------------------------------------------------------------
     def search_messages(self, game: Game[Any], limits: Limits) -> tuple[Position, Go, list[str]]:

@@ -348,8 +348,8 @@ class Engine:
         """Ask for the next action of `game` and check it (play `result.action` as is).
 
         A new game (`teinewgame`, within `timeout`) is sent first when the game, `rules`
-        or `game_key` changed since the last one, or `game` is another `Game` than the one
-        played so far.
+        or `game_key` differ from the new game last told (`EngineConnection.needs_new_game`:
+        a copy of the `Game` with the same key continues the same game).
         `deadline` is an absolute `trio.current_time()`; when it passes, `stop` is sent and
         a `bestmove` within `grace` seconds is still taken (the caller judges the time from
         `elapsed`); after that EngineTimeout. An open-ended search (`go infinite`, or limits
@@ -366,7 +366,6 @@ class Engine:
         if self.connection.needs_new_game(game, rules, game_key):
             rules = self.connection.rules_for(game, rules)
             await self.new_game(game.name, rules, game_key=game_key, timeout=timeout)
-        self.connection.bind(game)
         await self.send_stop()  # a search left running: its bestmove will be skipped
         position, go = self._search_messages(game, limits)
         if deadline is None and is_open_ended(go):
