@@ -267,8 +267,30 @@ class EngineSeat:
         new game is sent first when this process has not been told about it. Every
         failure comes as SeatFault."""
         engine = await self.prepare(new)
+        if new.key is not None:
+            # the key names the game: a copy of it (a new `Game` object) continues that
+            # game, so no `teinewgame` is sent and the engine keeps what it learnt (its table)
+            engine.connection.bind(game)
         try:
             return await engine.play(game, limits, game_key=new.key, deadline=deadline, grace=grace)
         except (EngineError, OSError) as exc:
             fault = classify(exc, timed=timed)
+            raise SeatFault(self.label, fault.kind, fault.restart, exc) from exc
+
+    async def ponder(self, game: Game[Any], new: NewGame, *, grace: float = 2.0) -> None:
+        """Search `game` with `go infinite` until cancelled (or until the engine ends the
+        search itself); then `stop` and read its `bestmove`, which is discarded (shielded,
+        at most `grace` seconds). Standard TEI only: the engine keeps what it learnt for
+        its next move in the same game. Every failure comes as SeatFault."""
+        engine = await self.prepare(new)
+        try:
+            analysis = engine.analyse(game)
+            try:
+                async for _ in analysis:
+                    pass
+            finally:
+                with trio.CancelScope(shield=True):
+                    await analysis.stop(grace)
+        except (EngineError, OSError) as exc:
+            fault = classify(exc, timed=False)
             raise SeatFault(self.label, fault.kind, fault.restart, exc) from exc

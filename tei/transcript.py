@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
 import attrs
 
@@ -56,6 +56,14 @@ class TranscriptEntry:
         return cls(stamp, parts[1], parts[2], parts[3] if len(parts) > 3 else "")
 
 
+class Sink(Protocol):
+    """Where a transcript writes its lines: a text file, or anything with these two."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
+
+
 class Transcript:
     """Records traffic of one or several engines.
 
@@ -65,11 +73,9 @@ class Transcript:
     Engine names are written without spaces (spaces become `_`).
     """
 
-    def __init__(
-        self, sink: TextIO | Sequence[TextIO] | None = None, *, keep: int = 10_000
-    ) -> None:
+    def __init__(self, sink: Sink | Sequence[Sink] | None = None, *, keep: int = 10_000) -> None:
         if sink is None:
-            self.sinks: list[TextIO] = []
+            self.sinks: list[Sink] = []
         elif isinstance(sink, Sequence):
             self.sinks = list(sink)
         else:
@@ -81,7 +87,7 @@ class Transcript:
 
     @classmethod
     def to_file(
-        cls, path: str | Path, *, keep: int = 10_000, also: TextIO | None = None
+        cls, path: str | Path, *, keep: int = 10_000, also: Sink | None = None
     ) -> Transcript:
         """A transcript appending to a file (closed by `close()`), and to `also` if given.
 

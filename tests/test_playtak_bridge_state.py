@@ -491,3 +491,129 @@ def test_a_refused_seek_is_logged_once_with_its_reason(caplog: pytest.LogCapture
     script.feed("Seek new 3 dave 5 60 0 W 0 21 1 0 0 0 0 0 0", "NOK")  # dave's: gone
     notes = [r.getMessage() for r in caplog.records if "not accepting" in r.getMessage()]
     assert notes == ["not accepting seek 1 of carol: carol is blocked"]
+
+
+# ---- pondering ---------------------------------------------------------------------------
+def line(*pv: str) -> Info:
+    return Info(depth=4, score=Score("cp", 10), pv=pv)
+
+
+def ponder(out: list[ev.Output]) -> ev.Ponder:
+    ponders = of(ev.Ponder, out)
+    assert len(ponders) == 1, out
+    return ponders[0]
+
+
+def pondering() -> tuple[Script, ev.Ponder]:
+    """White's first move a1 sent, a ponder on the expected reply e5 running."""
+    script = Script(ponder=True)
+    script.login()
+    return script, ponder(script.answer(script.feed(WHITE_START), "a1", line("a1", "e5")))
+
+
+def test_our_move_with_a_pv_ponders_on_the_expected_reply(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, "playtak.bridge")
+    script = Script(ponder=True)
+    script.login()
+    out = script.answer(script.feed(WHITE_START), "a1", line("a1", "e5", "b1"))
+    assert sent(out) == ["Game#5 P A1"]
+    work = ponder(out)  # sent after our move: the position with the expected reply
+    assert work.game.history_text() == ["a1", "e5"]
+    assert work.new_game.key == 5 and script.state.wanted(work.ticket)
+    assert "game 5: pondering on P E5" in caplog.text
+    assert script.feed("Game#5 Timems 59000 60000") == []  # pondering goes on
+    # the opponent moves: the ponder is stopped, no move is asked before its end
+    out = script.feed("Game#5 P E5")
+    assert out == [ev.CancelThinking(work.ticket)]
+    assert not script.state.wanted(work.ticket)
+    assert "their reply P E5 (a ponder hit: P E5 was expected)" in caplog.text
+    out = script.feed(ev.EngineIdle(work.ticket))  # its bestmove read and discarded
+    request = think(out)
+    plan = script.state.plan(request.ticket, script.now)
+    assert plan is not None and plan.game.history_text() == ["a1", "e5"]
+    assert sent(script.answer(out, "b1", line("b1"))) == ["Game#5 P B1"]
+
+
+def test_an_unexpected_reply_stops_the_ponder_and_the_real_move_is_asked_as_usual(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, "playtak.bridge")
+    script, work = pondering()
+    out = their(script, "D4")
+    assert out == [ev.CancelThinking(work.ticket)]
+    assert "their reply P D4 (a ponder miss: P E5 was expected)" in caplog.text
+    # a late answer of the ponder search (it is never one) changes nothing either
+    request = think(script.feed(ev.EngineIdle(work.ticket)))
+    plan = script.state.plan(request.ticket, script.now)
+    assert plan is not None and plan.game.history_text() == ["a1", "d4"]
+
+
+@pytest.mark.parametrize(
+    "info",
+    [None, line(), line("a1"), line("b1", "e5"), line("a1", "a1"), line("a1", "zz9")],
+    ids=["no-info", "no-pv", "one-move", "pv-of-another-move", "illegal-reply", "garbage"],
+)
+def test_without_an_expected_reply_there_is_no_ponder(info: Info | None) -> None:
+    script = Script(ponder=True)
+    script.login()
+    out = script.answer(script.feed(WHITE_START), "a1", info)
+    assert sent(out) == ["Game#5 P A1"] and not of(ev.Ponder, out)
+    assert think(their(script, "E5"))  # the move is asked at once, as without pondering
+
+
+def test_without_ponder_nothing_new_is_sent_to_the_engine() -> None:
+    """The default, and what a foreign engine gets (`--ponder` is refused with it)."""
+    script = Script()
+    script.login()
+    out = script.answer(script.feed(WHITE_START), "a1", line("a1", "e5"))
+    assert sent(out) == ["Game#5 P A1"] and not of(ev.Ponder, out)
+    assert not of(ev.CancelThinking, their(script, "E5"))
+
+
+@pytest.mark.parametrize(
+    "end", ["Game#5 Over 0-R", "Game#5 Abandoned. Guest1 quit", ev.Disconnected()]
+)
+def test_the_game_ending_while_pondering_stops_the_ponder(end: ev.Input | str) -> None:
+    script, work = pondering()
+    out = script.feed(end)
+    assert of(ev.CancelThinking, out) == [ev.CancelThinking(work.ticket)]
+    assert not of(ev.Think, out) and not script.state.wanted(work.ticket)
+    assert not of(ev.Think, script.feed(ev.EngineIdle(work.ticket)))
+
+
+def test_a_refused_move_stops_the_ponder_before_moving_again() -> None:
+    script, work = pondering()
+    out = script.feed("NOK")
+    assert of(ev.CancelThinking, out) == [ev.CancelThinking(work.ticket)] and not of(ev.Think, out)
+    think(script.feed(ev.EngineIdle(work.ticket)))
+
+
+def test_a_failed_ponder_restarts_the_engine_but_costs_no_move() -> None:
+    script, work = pondering()
+    out = script.feed(ev.EngineFailed(work.ticket, CRASH))
+    assert len(of(ev.Restart, out)) == 1
+    assert script.state.live is not None and script.state.live.failures == 0
+
+
+def test_a_ponder_that_does_not_stop_restarts_the_engine_before_the_move() -> None:
+    script, work = pondering()
+    assert their(script, "E5") == [ev.CancelThinking(work.ticket)]
+    stalled = SeatFault("bot", FaultKind.STALLED, True, TimeoutError("no bestmove after stop"))
+    out = script.feed(ev.EngineFailed(work.ticket, stalled))
+    restart = of(ev.Restart, out)
+    assert len(restart) == 1 and not of(ev.Think, out)
+    assert script.state.live is not None and script.state.live.failures == 0
+    think(script.feed(ev.EngineIdle(restart[0].ticket)))
+
+
+def test_a_pv_of_one_move_ponders_on_the_latest_longer_pv_of_that_move() -> None:
+    script = Script(ponder=True)
+    script.login()
+    ticket = think(script.feed(WHITE_START)).ticket
+    assert script.state.plan(ticket, script.now) is not None
+    infos = (line("a1", "d4"), line("b1", "c3"), line("a1", "e5", "b1"), line("b1", "d4"))
+    last = line("a1")  # a search that found its line in the table reports a short pv
+    out = script.feed(ev.EngineAnswered(ticket, Move.from_ptn("a1"), last, (*infos, last)))
+    assert ponder(out).game.history_text() == ["a1", "e5"]

@@ -19,9 +19,7 @@ from tei.cli import main
 from tei.lines import LineSplitter
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 from tests.playtak_support.lines import LineClient
-
-TEI = [sys.executable, "-m", "tei", "playtak"]
-SERVER = [sys.executable, "-m", "adapters.playtak.server.listeners"]
+from tests.playtak_support.processes import SERVER, TEI, seeker_and_acceptor, server_process
 
 
 def test_help_lists_every_option() -> None:
@@ -114,23 +112,14 @@ def test_bad_arguments_exit_2_with_a_message(capsys: pytest.CaptureFixture[str])
         (["--accept", "--resign", "movecount=2"], "--resign: give score=N"),
         (["--accept", "--resign", "movecount=2 score=5 twosided=1"], "twosided needs"),
         (["--accept", "--draw", "movenumber=1 movecount=1 score=x"], "--draw: score='x'"),
+        (["--accept", "--engine", "./x", "--ponder"], "--ponder works with the built-in bots"),
     ]:
         assert main(["playtak", *args]) == 2, args
         assert message in capsys.readouterr().err, args
 
 
 async def test_two_command_line_bots_play_through_the_local_server(tmp_path: Path) -> None:
-    server = await trio.lowlevel.open_process(
-        [*SERVER, "--port", "0", "--ws-port", "0", "--user", "alice:secret1"],
-        stdout=subprocess.PIPE,
-    )
-    try:
-        assert server.stdout is not None
-        banner = b""
-        with trio.fail_after(20):
-            while banner.count(b"\n") < 2:
-                banner += await server.stdout.receive_some(4096)
-        tcp_url, ws_url = (line.split()[-1] for line in banner.decode().splitlines()[:2])
+    async with server_process("--user", "alice:secret1") as (tcp_url, ws_url):
         env = dict(os.environ, ALICE_PW="secret1")
         common = ["--bot", "random", "--games", "1", "--move-overhead", "100"]
         seeker = [
@@ -155,27 +144,8 @@ async def test_two_command_line_bots_play_through_the_local_server(tmp_path: Pat
             "-v",
         ]
         acceptor = [*TEI, *common, "--server", ws_url, "--accept-from", "alice"]
-        results: dict[str, subprocess.CompletedProcess[bytes]] = {}
-
-        async def run(name: str, argv: list[str]) -> None:
-            results[name] = await trio.run_process(
-                argv, env=env, capture_stdout=True, capture_stderr=True, check=False
-            )
-
-        # the seek comes first (so the guest's login burst replays it)
-        watcher = await LineClient.connect(int(tcp_url.rsplit(":", 1)[1]))
-        with trio.fail_after(60):
-            async with trio.open_nursery() as nursery:
-                try:
-                    await watcher.login("watcher")
-                    nursery.start_soon(run, "alice", seeker)
-                    await watcher.expect("Seek new 1 alice *", timeout=30)
-                finally:
-                    await watcher.aclose()
-                nursery.start_soon(run, "guest", acceptor)
-    finally:
-        server.terminate()
-        await server.wait()
+        outcomes = await seeker_and_acceptor(tcp_url, seeker, acceptor, env)
+    results = {"alice": outcomes["seeker"], "guest": outcomes["acceptor"]}
     for name, done in results.items():
         assert done.returncode == 0, (name, done.stderr.decode()[-2000:])
     line = results["guest"].stdout.decode().strip()

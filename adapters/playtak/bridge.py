@@ -7,7 +7,9 @@ the seeks of others that pass the filters or posting our own in turn (never duri
 game; `Tick` when the state's `wake_at()` comes), resign and draw offers by the engine's
 score, undo requests, greeting and goodbye, resume after a reconnect (rebuild from the
 replay, move only after `Your game is resumed`), refused moves, engines that crash or
-stall (restarted while the clock allows), and a PTN record of every finished game.
+stall (restarted while the clock allows), pondering on the opponent's time (`--ponder`:
+`go infinite` on the expected reply, `stop` when the real one comes), and a PTN record
+of every finished game.
 
 Every decision is made by the sans-IO `BridgeState` (`bridge_state.py`, its inputs and
 outputs in `bridge_events.py`); this module
@@ -18,6 +20,7 @@ out what it returns (commands, engine work, records, the stop).
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import math
 import signal
@@ -36,22 +39,43 @@ from adapters.playtak.live_view import BridgeWatch
 from adapters.playtak.session import NotConnected, Session, first_leaf
 from adapters.playtak.watch import Changes
 from tei.seat import EngineSeat, Launch, SeatFault, SeatUnavailable
+from tei.transcript import Transcript
 
 __all__ = ["Bridge", "BridgeError", "BridgeSettings"]
 
 log = logging.getLogger("playtak.bridge")
 
 
+class EngineLog(io.TextIOBase):
+    """A transcript's sink that logs each engine line (debug, `playtak.engine`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log = logging.getLogger("playtak.engine")
+
+    def write(self, text: str) -> int:
+        for line in text.splitlines():
+            self.log.debug("%s", line)
+        return len(text)
+
+
 class Bridge:
     """Plays games on a server through a session with the engine of a seat."""
 
     def __init__(
-        self, settings: BridgeSettings, session: Session, launch: Launch, timeout: float = 10.0
+        self,
+        settings: BridgeSettings,
+        session: Session,
+        launch: Launch,
+        timeout: float = 10.0,
+        transcript: Transcript | None = None,
     ) -> None:
         self.settings = settings
         self.session = session
         self.launch = launch
         self.timeout = timeout
+        #: the engine's traffic (`tei playtak -v` logs it)
+        self.transcript = transcript
         self.state = BridgeState(settings)
         #: the engine's seat (made when `run` starts)
         self.seat: EngineSeat | None = None
@@ -91,7 +115,11 @@ class Bridge:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 self.seat = EngineSeat(
-                    self.launch, nursery=nursery, timeout=self.timeout, start_attempts=3
+                    self.launch,
+                    nursery=nursery,
+                    timeout=self.timeout,
+                    start_attempts=3,
+                    transcript=self.transcript,
                 )
                 try:
                     engine = await self.seat.open()
@@ -186,7 +214,7 @@ class Bridge:
                     await self.session.send(output.command)
                 except NotConnected as exc:
                     log.warning("%s", exc)
-            case s.Think() | s.Restart():
+            case s.Think() | s.Ponder() | s.Restart():
                 assert self._nursery is not None
                 self._nursery.start_soon(self._engine_work, output)
             case s.WarmUp():
@@ -223,7 +251,7 @@ class Bridge:
             text = ptn_record(live, result, self.settings.site).text()
             log.error("record of game %d, not written:\n%s", live.start.game_id, text)
 
-    async def _engine_work(self, work: s.Think | s.Restart) -> None:
+    async def _engine_work(self, work: s.Think | s.Ponder | s.Restart) -> None:
         """Run one ticket of engine work and report its outcome to the state."""
         assert self.seat is not None
         scope = self._scopes[work.ticket] = trio.CancelScope()
@@ -232,6 +260,10 @@ class Bridge:
             with scope:
                 if isinstance(work, s.Restart):
                     await self.seat.restart()
+                elif isinstance(work, s.Ponder):
+                    await self.seat.prepare(work.new_game)
+                    if self.state.wanted(work.ticket):  # not cancelled before this task began
+                        await self.seat.ponder(work.game, work.new_game)
                 else:
                     await self.seat.prepare(work.new_game)
                     plan = self.state.plan(work.ticket, trio.current_time())
@@ -243,7 +275,9 @@ class Bridge:
                             deadline=plan.deadline,
                             grace=plan.grace,
                         )
-                        report = s.EngineAnswered(work.ticket, answer.action, answer.info)
+                        report = s.EngineAnswered(
+                            work.ticket, answer.action, answer.info, answer.infos
+                        )
         except SeatFault as fault:
             report = s.EngineFailed(work.ticket, fault)
         except Exception:

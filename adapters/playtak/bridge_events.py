@@ -2,7 +2,7 @@
 
 Inputs: a server event of `adapters.playtak.protocol`, or `Connected`, `Settled`,
 `Disconnected`, `EngineReady`, `EngineAnswered`, `EngineFailed`, `EngineIdle`, `Tick`,
-`RecordWritten`, `RecordFailed`. Outputs: `Send`, `Think`, `Restart`, `WarmUp`,
+`RecordWritten`, `RecordFailed`. Outputs: `Send`, `Think`, `Ponder`, `Restart`, `WarmUp`,
 `CancelThinking`, `WriteRecord`, `LogSent`, `Done`. Also the bridge's settings and error.
 """
 
@@ -47,6 +47,8 @@ class BridgeSettings:
     #: left, at least 30 s)
     max_move_seconds: float | None = None
     site: str = "PlayTak.com"
+    #: search on the opponent's time on the reply our engine expects (built-in bots)
+    ponder: bool = False
 
 
 class BridgeError(PlaytakError):
@@ -81,9 +83,12 @@ class EngineReady:
 
 @attrs.frozen
 class EngineAnswered:
+    """The engine's move, its last informative `info` and all its infos (oldest first)."""
+
     ticket: int
     action: Any
     info: Any = None
+    infos: tuple[Any, ...] = ()
 
 
 @attrs.frozen
@@ -145,6 +150,17 @@ class Think:
     new_game: NewGame
 
 
+@attrs.frozen(eq=False)
+class Ponder:
+    """Search `game` (our move and the expected reply played) with `go infinite` until
+    cancelled; then `stop`, the answer discarded (answered by EngineIdle or EngineFailed).
+    Tell the engine about `new_game` first and start only while `wanted(ticket)`."""
+
+    ticket: int
+    new_game: NewGame
+    game: Game[Any]
+
+
 @attrs.frozen
 class Restart:
     """Replace the engine process (answered by EngineIdle, or EngineFailed)."""
@@ -187,7 +203,7 @@ class Done:
     error: BridgeError | None = None
 
 
-Output = Send | Think | Restart | WarmUp | CancelThinking | WriteRecord | LogSent | Done
+Output = Send | Think | Ponder | Restart | WarmUp | CancelThinking | WriteRecord | LogSent | Done
 
 
 @attrs.frozen(eq=False)

@@ -4,14 +4,18 @@
 the session's news, the engine's answer, a record's fate) at the monotonic time `now`
 and the wall time `wall`, and returns the outputs: commands to send, engine work (a
 `Think` is followed by `plan(ticket, now)` once the engine is ready), records to write,
-the stop. Engine work is one ticket at a time: each `Think` or `Restart` is answered by
-one `EngineAnswered`, `EngineFailed` or `EngineIdle` of its ticket before the next.
+the stop. Engine work is one ticket at a time: each `Think`, `Ponder` or `Restart` is
+answered by one `EngineAnswered`, `EngineFailed` or `EngineIdle` of its ticket before the
+next. With `ponder`, our move is followed by a `Ponder` of the reply our engine expects
+(the second move of its last pv); it is cancelled, its answer discarded, before anything
+else the engine must do (our next move above all), and when the game ends.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -34,6 +38,7 @@ from adapters.playtak.bridge_events import (
     LogSent,
     MovePlan,
     Output,
+    Ponder,
     RecordFailed,
     RecordWritten,
     Restart,
@@ -57,7 +62,7 @@ from adapters.playtak.live_game import (
 )
 from adapters.playtak.notation import ServerMove
 from adapters.referee.adjudication import score_words
-from rules.game import GameError
+from rules.game import Game, GameError
 from tei.lines import printable
 from tei.seat import NewGame, SeatUnavailable
 
@@ -66,11 +71,13 @@ log = logging.getLogger("playtak.bridge")
 
 @attrs.define
 class _Work:
-    """The engine work running: its ticket, game, kind, and whether it was cancelled."""
+    """The engine work running: its ticket, game, kind, and whether it was cancelled
+    (`expected`: a ponder search, on this reply of the opponent in server notation)."""
 
     ticket: int
     live: LiveGame
     restart: bool = False
+    expected: str | None = None
     plies: int | None = None
     cancelled: bool = False
 
@@ -396,6 +403,13 @@ class BridgeState:
             return
         live.moves.append(move.to_text())
         live.rejected.clear()
+        work = self._work
+        if work is not None and work.expected is not None and not work.cancelled:
+            hit = "a ponder hit" if work.expected == live.moves[-1] else "a ponder miss"
+            log.info(
+                "game %d: their reply %s (%s: %s was expected): ponder stopped",
+                *(live.start.game_id, live.moves[-1], hit, work.expected),
+            )
         self._maybe_think()
 
     def _signal(self, live: LiveGame, kind: str) -> None:
@@ -484,9 +498,9 @@ class BridgeState:
             self.unwritten.append(kept)
 
     # ---- thinking ----------------------------------------------------------------------
-    def _ticket(self, live: LiveGame, restart: bool = False) -> int:
+    def _ticket(self, live: LiveGame, restart: bool = False, expected: str | None = None) -> int:
         self._tickets += 1
-        self._work = _Work(self._tickets, live, restart)
+        self._work = _Work(self._tickets, live, restart, expected=expected)
         return self._tickets
 
     def _cancel_thinking(self) -> None:
@@ -497,9 +511,14 @@ class BridgeState:
 
     def _maybe_think(self) -> None:
         live = self.live
+        work = self._work
+        if work is not None and work.expected is not None and live is not None:
+            if live.our_turn or live is not work.live:
+                self._cancel_thinking()  # pondering is over; its EngineIdle calls us again
+            return
         if (
             live is None
-            or self._work is not None
+            or work is not None
             or live.resigned
             or self.done
             or live.resuming
@@ -514,11 +533,21 @@ class BridgeState:
         new = self._new_game or self._engine_game(live.start)
         self._out.append(Think(self._ticket(live), new))
 
+    def wanted(self, ticket: int) -> bool:
+        """The work of `ticket` is still wanted (not cancelled, its game still on)."""
+        work = self._work
+        return (
+            work is not None
+            and work.ticket == ticket
+            and not work.cancelled
+            and work.live is self.live
+        )
+
     def plan(self, ticket: int, now: float) -> MovePlan | None:
         """The position, limits, deadline and grace of the move `ticket` asks for, at
         `now`; None when that work was cancelled meanwhile."""
         work = self._work
-        if work is None or work.ticket != ticket or work.cancelled or work.live is not self.live:
+        if work is None or not self.wanted(ticket):
             return None
         work.plies = len(work.live.game.history)
         return move_plan(work.live, now, self.settings)
@@ -555,6 +584,26 @@ class BridgeState:
         log.info("game %d: we play %s%s", live.start.game_id, move, describe_info(item.info))
         self._out.append(Send(p.PlayMove(live.start.game_id, move)))
         self._judge_score(live, item.info)
+        if action is item.action:
+            self._ponder(live, (item.info, *reversed(item.infos)))
+
+    def _ponder(self, live: LiveGame, infos: Sequence[Any]) -> None:
+        """With `ponder`, search on the opponent's time on the reply our engine expects:
+        the second move of the first pv among `infos` (newest first) that begins with the
+        move just played; none expected: no ponder."""
+        if not self.settings.ponder or self.done or live.resigned or live.game.result is not None:
+            return
+        for info in infos:
+            found = _after_expected_reply(live.game, tuple(getattr(info, "pv", None) or ()))
+            if found is not None:
+                break
+        else:
+            log.debug("game %d: not pondering: no expected reply in a pv", live.start.game_id)
+            return
+        game, expected = found
+        log.info("game %d: pondering on %s", live.start.game_id, expected)
+        new = self._new_game or self._engine_game(live.start)
+        self._out.append(Ponder(self._ticket(live, expected=expected), new, game))
 
     def _judge_score(self, live: LiveGame, info: Any) -> None:
         """Resign, offer or withdraw a draw by the score of the move just played."""
@@ -578,13 +627,17 @@ class BridgeState:
             self._out.append(Send(p.GameAction(game_id, "RemoveDraw")))
 
     def _failed(self, item: EngineFailed) -> None:
+        work = self._work
+        if work is not None and work.ticket == item.ticket and work.expected is not None:
+            work.cancelled = False  # a ponder that did not stop: restart the engine all the same
         work = self._current(item.ticket)
         if work is None:
             return
         live, fault = work.live, item.fault
         game_id = live.start.game_id
         if not work.restart:
-            live.failures += 1
+            if work.expected is None:  # a failed ponder search costs no move
+                live.failures += 1
             log.error("game %d: engine failure: %s", game_id, fault)
         if isinstance(fault, SeatUnavailable):
             self._give_up(live, fault)
@@ -614,3 +667,26 @@ class BridgeState:
             return None, ""
         log.warning("game %d: playing a random move instead of a refused one", live.start.game_id)
         return self.rng.choice(options)
+
+
+def _after_expected_reply(game: Game[Any], pv: tuple[str, ...]) -> tuple[Game[Any], str] | None:
+    """A copy of `game` (whose last move is ours) with the reply `pv` expects played, and
+    that reply in server notation; None when `pv` does not begin with our move, has no
+    legal reply after it, or that reply ends the game."""
+    if len(pv) < 2:
+        return None
+    after = game.copy()
+    played = after.undo()
+    try:
+        if after.parse_action(pv[0]) != played:
+            return None
+        after.play(played)
+        reply = after.parse_action(pv[1])
+    except GameError:
+        return None
+    if reply not in after.legal():
+        return None
+    after.play(reply)
+    if after.result is not None:
+        return None  # that reply ends the game: nothing to think about
+    return after, ServerMove.from_move(reply).to_text()

@@ -18,7 +18,7 @@ from pathlib import Path
 import trio
 
 from adapters.playtak import protocol as p
-from adapters.playtak.bridge import Bridge, BridgeError, BridgeSettings
+from adapters.playtak.bridge import Bridge, BridgeError, BridgeSettings, EngineLog
 from adapters.playtak.commands import GUEST_TOKEN_RE
 from adapters.playtak.game_policy import UNDO_CHOICES, ChatTemplate, ScorePolicy
 from adapters.playtak.live_view import BridgeWatch
@@ -61,6 +61,7 @@ from tei.lines import SafeFormatter
 from tei.numbers_cli import POSITIVE_SECONDS, float_in, int_in
 from tei.options_cli import add_pairs_option, set_epilog, split_pair, usage_error
 from tei.seat import Launch
+from tei.transcript import Transcript
 
 EPILOG = """\
 examples:
@@ -124,7 +125,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="old --log files kept as FILE.1 ... FILE.N with --log-max-bytes (default 5)",
     )
-    logs.add_argument("-v", "--verbose", action="store_true", help="log every line sent and read")
+    logs.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="log every line sent and read (the server's and the engine's)",
+    )
+    parser.add_argument_group("pondering").add_argument(
+        "--ponder",
+        action="store_true",
+        help="built-in bots (--bot) keep searching on the opponent's time, on the reply "
+        "they expect, with standard go infinite / stop (default off; refused with --engine)",
+    )
     # last: every option above is a key of the config file
     add_config_options(parser, SECRET_KEYS, "bot's settings")
 
@@ -446,6 +458,7 @@ def _game_settings(args: argparse.Namespace, seeks: tuple[p.Seek, ...]) -> Bridg
         goodbye=goodbye,
         max_move_seconds=args.max_move_time,
         site=site_name(args.server),
+        ponder=args.ponder,
     )
 
 
@@ -516,6 +529,12 @@ def _bad_arguments(
             ("dead_after", "ping_interval"),
             "--dead-after must be longer than --ping-interval",
         )
+    if args.ponder and args.engine:
+        return (
+            ("ponder", "engine"),
+            "--ponder works with the built-in bots (--bot) only: TEI has no ponder command, "
+            "so a foreign --engine is sent nothing new",
+        )
     if args.bot and args.bot not in bot_names("tak"):
         return ("bot",), f"no bot {args.bot!r} for tak; known: {', '.join(bot_names('tak'))}"
     if args.guest_token and not GUEST_TOKEN_RE.fullmatch(args.guest_token):
@@ -566,7 +585,8 @@ def _play(
         credentials,
     )
     launch = Launch(tuple(_engine_argv(args)), args.engine_name, None, tuple(options.items()))
-    bridge = Bridge(settings, session, launch)
+    transcript = Transcript(EngineLog(), keep=1) if args.verbose else None
+    bridge = Bridge(settings, session, launch, transcript=transcript)
     try:
         finished = _run_bridge(bridge, live_address(args))
     except LiveAddressError as exc:
