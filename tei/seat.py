@@ -267,10 +267,6 @@ class EngineSeat:
         new game is sent first when this process has not been told about it. Every
         failure comes as SeatFault."""
         engine = await self.prepare(new)
-        if new.key is not None:
-            # the key names the game: a copy of it (a new `Game` object) continues that
-            # game, so no `teinewgame` is sent and the engine keeps what it learnt (its table)
-            engine.connection.bind(game)
         try:
             return await engine.play(game, limits, game_key=new.key, deadline=deadline, grace=grace)
         except (EngineError, OSError) as exc:

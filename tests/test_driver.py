@@ -133,6 +133,39 @@ async def test_a_new_game_when_needed_is_sent_only_when_game_rules_or_key_change
     ]
 
 
+async def test_a_copy_of_the_game_under_its_key_is_the_same_game() -> None:
+    transcript = Transcript()
+    async with open_engine(fake("good"), transcript=transcript) as engine:
+        game = PlaceGame(4)
+        for _ in range(3):  # a fresh copy each move, as the playtak bridge plays
+            result = await engine.play(
+                game.copy(), CLOCK, game_key=7, deadline=trio.current_time() + 30
+            )
+            game.play(result.action)
+        await engine.play(game.copy(), CLOCK, game_key=8, deadline=trio.current_time() + 30)
+    assert [line for line in sent(transcript) if line.startswith("teinewgame")] == [
+        "teinewgame 4",
+        "teinewgame 4",
+    ]
+
+
+async def test_a_go_whose_sender_is_cancelled_is_still_sent_whole() -> None:
+    """Cancelled at the write of `go`, the line still goes out, so the connection's count
+    of searches stays true: the next move skips that search's bestmove and gets its own."""
+    transcript = Transcript()
+    async with open_engine(fake("slow", "--delay", "0.2"), transcript=transcript) as engine:
+        game = PlaceGame(4)
+        await engine.new_game("tak", {"size": "4"})
+        with trio.CancelScope() as scope:
+            scope.cancel()
+            await engine.send(engine.go_message(game, CLOCK))
+        assert scope.cancelled_caught
+        assert engine.searching
+        result = await engine.play(game, CLOCK, deadline=trio.current_time() + 5)
+        assert result.action in game.legal()
+    assert sent(transcript).count("go wtime 1000 btime 1000 winc 100 binc 100") == 2
+
+
 async def test_transcript_file_lines_name_engine_and_direction(tmp_path: Path) -> None:
     path = tmp_path / "traffic.log"
     transcript = Transcript.to_file(path)

@@ -174,13 +174,19 @@ class Fake:
         movetime = None
         if "movetime" in fields:
             movetime = int(fields[fields.index("movetime") + 1]) / 1000
-        self.stop.clear()
-        self.search = threading.Thread(target=self.think, args=(infinite, movetime), daemon=True)
+        if self.search is not None and self.mode not in ("late", "ignore-stop"):
+            # one search at a time, as real engines: the last one (stopped, or ending by
+            # its limits) writes its bestmove before this one starts; each has its own stop
+            self.search.join()
+        self.stop = threading.Event()
+        self.search = threading.Thread(
+            target=self.think, args=(infinite, movetime, self.stop), daemon=True
+        )
         self.search.start()
         if self.mode == "no-read-while-searching":
             self.search.join()
 
-    def think(self, infinite: bool, movetime: float | None) -> None:
+    def think(self, infinite: bool, movetime: float | None, stop: threading.Event) -> None:
         if self.mode == "silent":
             return
         move = self.answer()  # decided for the position of this go
@@ -206,12 +212,12 @@ class Fake:
                 if self.mode == "ignore-stop" and infinite:
                     time.sleep(0.05)
                     continue
-                if self.stop.wait(0.01):
+                if stop.wait(0.01):
                     break
                 if limit is not None and time.monotonic() - start >= limit:
                     break
         elif delay:
-            self.stop.wait(delay)
+            stop.wait(delay)
         if self.mode == "bestmove-on-isready" and infinite:
             return  # the bestmove goes with the readyok
         with self.lock:
