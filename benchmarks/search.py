@@ -18,11 +18,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bots import Info, Limits
 from bots.tak.bot import TakSearchBot
 from bots.tak.eval import evaluate
 from rules.tak.board import Board
 from rules.tak.game import TakGame
-from tei.driver import Info, Limits
 
 POSITIONS: list[tuple[str, str]] = [
     ("4 opening", "x3,2/x3,1/x3,1/2,2,x,1 1 4"),

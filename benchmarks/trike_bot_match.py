@@ -10,9 +10,9 @@ import argparse
 import threading
 import time
 
+from bots import Info, Limits
 from bots.registry import make_bot
 from rules.trike.game import TrikeGame
-from tei.driver import Info, Limits
 
 
 def play(size: int, bots: list[str], ms: int, seed: int) -> tuple[int, str, int, float]:

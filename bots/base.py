@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 
 import attrs
 
+from bots.limits import Info, Limits
 from rules.game import Game
-from tei.driver.limits import Info, Limits
 
 __all__ = ["Bot", "BotOption", "Info", "Limits", "Report", "SeededBot"]
 

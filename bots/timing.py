@@ -10,8 +10,9 @@ gives the share of `soft` after which the next depth would likely not finish.
 With a clock, a move gets `left / moves_left + 0.7 * increment` (each game estimates
 `moves_left`); the hard limit allows up to 2.5 times that, but never more than a fifth
 of the clock (after a safety margin for the pipe and the host) nor more than the share
-the engine host will enforce (`Limits.budget_ms`). `movetime` is used almost fully. With
-no limit at all the search gets `default_ms` (a bot's `DefaultMs` option).
+the engine host will enforce (`Limits.cap_ms`, when a host set one). `movetime` is used
+almost fully. With no limit at all the search gets `default_ms` (a bot's `DefaultMs`
+option).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def plan(
         return TimePlan(default_ms * 0.6, default_ms, iteration_share)
     hards: list[float] = []
     softs: list[float] = []
-    host = limits.budget_ms(seat)
+    host = limits.cap_ms
     if host is not None:
         hards.append(host * HOST_SHARE - OVERHEAD_MS / 2)
     if limits.movetime is not None:

@@ -10,6 +10,8 @@ import attrs
 from tei.errors import TeiError
 
 __all__ = [
+    "MAX_COUNT",
+    "MAX_TIME_MS",
     "BestMove",
     "EngineMessage",
     "Go",
@@ -121,6 +123,15 @@ class Position:
 
 
 GO_INTS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime")
+
+
+#: the largest time (ms) a `go` carries: 2**31 - 1 ms (about 24.8 days), the largest
+#: value an engine that reads times into a signed 32-bit integer can take (the driver
+#: sends no more; the host clamps what it gets to it)
+MAX_TIME_MS = 2**31 - 1
+
+#: the largest count (`depth`, `nodes`, `movestogo`) the driver sends: a signed 64-bit int
+MAX_COUNT = 2**63 - 1
 
 
 @attrs.frozen

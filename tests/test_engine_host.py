@@ -20,11 +20,11 @@ import pytest
 from engine_pipe import EnginePipe
 from fixture_support import Started
 
+from bots import Info, Limits
 from bots.base import Bot, Report
 from bots.random_bot import RandomBot
 from rules.game import Game
 from rules.registry import game_class
-from tei.driver import Info, Limits
 from tei.host.options import from_bot_option
 
 HERE = Path(__file__).resolve().parent

@@ -15,7 +15,8 @@ from engine_pipe import EnginePipe
 
 from tei import protocol as p
 from tei.host.loop import MAX_LINE
-from tei.host.timing import MAX_TIME_MS, clamp_times
+from tei.host.timing import clamp_times
+from tei.protocol import MAX_TIME_MS
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Self
 import pytest
 from engines.toy_game import TwoPlayerToy
 
+from bots import Info, Limits
 from bots.base import Bot, BotOption, Report
 from rules.game import (
     Game,
@@ -19,7 +20,7 @@ from rules.game import (
     OptionSpec,
     Outcome,
 )
-from tei.driver import Info, Limits
+from tei import protocol as p
 from tei.host.state import (
     Exit,
     HostConfig,
@@ -29,7 +30,7 @@ from tei.host.state import (
     StartSearch,
     StopSearch,
 )
-from tei.host.timing import search_deadlines
+from tei.host.timing import limits_of, search_deadlines
 
 
 class CountGame(TwoPlayerToy[int]):
@@ -270,7 +271,7 @@ def test_search_with_movetime_answers_the_bots_move() -> None:
     state = make_state()
     state.on_line("position startpos moves 1", 0.0)
     effect = start(state.on_line("go movetime 1000", 10.0))
-    assert effect.limits == Limits(movetime=1000)
+    assert effect.limits == Limits(movetime=1000, cap_ms=950)
     assert effect.game.position_string() == "1/10/1"
     out = state.on_result(effect.search_id, 2, None, 10.2)
     assert lines(out) == ["bestmove 2"]
@@ -311,11 +312,12 @@ def test_deadlines_stop_then_answer_with_last_pv() -> None:
 
 
 def test_clock_deadline_reads_the_acting_seat() -> None:
-    white = search_deadlines(Limits(wtime=60_000, btime=1_000), 0)
-    black = search_deadlines(Limits(wtime=60_000, btime=1_000), 1)
+    go = p.Go(wtime=60_000, btime=1_000)
+    white = search_deadlines(limits_of(go, 0))
+    black = search_deadlines(limits_of(go, 1))
     assert white[0] is not None and black[0] is not None and black[0] < white[0]
-    assert search_deadlines(Limits(depth=3), 0) == (None, None)
-    assert search_deadlines(Limits(infinite=True, movetime=5), 0) == (None, None)
+    assert search_deadlines(limits_of(p.Go(depth=3), 0)) == (None, None)
+    assert search_deadlines(limits_of(p.Go(infinite=True, movetime=5), 0)) == (None, None)
 
 
 def test_infinite_holds_the_answer_until_stop() -> None:

@@ -6,12 +6,15 @@ import subprocess
 import sys
 import threading
 
+import attrs
 import pytest
 
+from bots import Limits
 from rules.game import GameError, Outcome
 from rules.registry import game_class
+from tei import protocol as p
 from tei.cli import SUBCOMMANDS
-from tei.driver import Limits
+from tei.host.timing import budget_ms, limits_of
 
 
 def test_help_lists_every_subcommand() -> None:
@@ -34,14 +37,16 @@ def test_outcome_points_share_a_draw() -> None:
     assert not win.is_draw and win.points(0) == 0.0 and win.points(1) == 1.0
 
 
-def test_limits_clock_and_budget() -> None:
+def test_limits_clock_and_the_hosts_budget() -> None:
     limits = Limits(wtime=10_000, btime=5_000, winc=100, binc=200)
     assert limits.clock(0) == (10_000, 100)
     assert limits.clock(1) == (5_000, 200)
-    budget = limits.budget_ms(1)
+    go = p.Go(wtime=10_000, btime=5_000, winc=100, binc=200)
+    budget = budget_ms(go, 1)
     assert budget is not None and 0 < budget <= 2_500
-    assert Limits(infinite=True).budget_ms(0) is None
-    assert Limits(movetime=1000).budget_ms(0) == 950
+    assert limits_of(go, 1) == attrs.evolve(limits, cap_ms=budget)
+    assert budget_ms(p.Go(infinite=True), 0) is None
+    assert budget_ms(p.Go(movetime=1000), 0) == 950
 
 
 def test_seeded_bots_repeat_their_choices() -> None:

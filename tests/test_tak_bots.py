@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bots import Info, Limits
 from bots.registry import make_bot
 from bots.tak.bot import TINUE_PLIES
 from bots.tak.eval import evaluate, win_squares
@@ -16,7 +17,8 @@ from rules.registry import new_game
 from rules.tak.game import TakGame
 from rules.tak.roads import road
 from rules.tak.tinue import tinue
-from tei.driver import Info, Limits
+from tei import protocol as p
+from tei.host.timing import limits_of
 
 WAIT = 30.0  # liveness limit for threads only, never a timing assertion
 
@@ -207,18 +209,19 @@ def test_evaluation_is_antisymmetric_under_colour_swap() -> None:
 
 
 @pytest.mark.parametrize(
-    "limits",
+    "go",
     [
-        Limits(wtime=10_000, btime=10_000, winc=100, binc=100),
-        Limits(wtime=300, btime=9000, winc=100, binc=100),
-        Limits(wtime=60_000, btime=60_000, winc=1000, binc=1000),
-        Limits(wtime=40, btime=40),
-        Limits(movetime=500),
+        p.Go(wtime=10_000, btime=10_000, winc=100, binc=100),
+        p.Go(wtime=300, btime=9000, winc=100, binc=100),
+        p.Go(wtime=60_000, btime=60_000, winc=1000, binc=1000),
+        p.Go(wtime=40, btime=40),
+        p.Go(movetime=500),
     ],
 )
-def test_time_plan_stays_inside_the_hosts_share(limits: Limits) -> None:
+def test_time_plan_stays_inside_the_hosts_share(go: p.Go) -> None:
+    limits = limits_of(go, 0)  # as the engine host gives them: with its cap
     budget = plan(limits, 0, 24, 1000.0)
-    host = limits.budget_ms(0)
+    host = limits.cap_ms
     assert budget.soft is not None and budget.hard is not None and host is not None
     assert 0 < budget.soft <= budget.hard <= max(host * 0.95, 5.0)
 

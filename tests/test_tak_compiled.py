@@ -34,7 +34,7 @@ if sys.argv[1] == "pure":
 from bots.tak.bot import TakSearchBot
 from rules.tak.game import TakGame
 from rules.tak.tinue import solve
-from tei.driver import Limits
+from bots import Limits
 out = {"build": compiled.compiled(), "results": []}
 for tps in json.loads(sys.argv[2]):
     game = TakGame.from_tps(tps)

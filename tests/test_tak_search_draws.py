@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
+from bots import Info, Limits
 from bots.registry import make_bot
 from rules.tak.game import TakGame
-from tei.driver import Info, Limits
 
 # white is far ahead on flats; each side has one flat to shuffle (white a1-b1, black e5-e4)
 AHEAD = "x4,2/1,1,1,x2/1,1,x3/x5/1,x4 1 10"

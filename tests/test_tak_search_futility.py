@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
+from bots import Info, Limits
 from bots.tak.bot import TakSearchBot
 from bots.tak.search import FUTILITY_MARGIN
 from rules.tak.game import TakGame
-from tei.driver import Info, Limits
 
 MIDDLE_5 = "x4,1/x2,112C,1,x/x2,2,x2/2,12,x,12S,x/2,21S,1,x,1 1 13"
 #: white to move has a road in three plies (d2, threatening e2 and e4, is one way)

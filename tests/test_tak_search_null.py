@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import threading
 
+from bots import Info, Limits
 from bots.tak.bot import TakSearchBot
 from bots.tak.search import Searcher
 from rules.tak.game import TakGame
-from tei.driver import Info, Limits
 
 MIDDLE_8 = (
     "x6,1,x/x8/x4,2S,x3/x4,12,x3/x3,112,2,1,x,2C/x2,12,11221S,2,x3/"

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bots import Info, Limits
 from bots.deepening import SearchAborted
 from bots.registry import make_bot
 from bots.traxit.search import CHECK_MASK, AlphaBetaSearcher, MaxNSearcher, make_searcher
 from rules.traxit.game import TraxitGame
 from rules.traxit.state import legal
-from tei.driver import Info, Limits
 
 POSITIONS = {
     "setup": "TX 8/8/2x2x2/8/8/2x2x2/8/8 R@S,G@N R:place 1.1 ffff,ffff 0,0 00",

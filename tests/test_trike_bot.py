@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from trike_support import random_game
 
+from bots import Info, Limits
 from bots.registry import default_bot, make_bot
 from bots.trike.bitboard import BitEval
 from bots.trike.bot import TrikeSearchBot
@@ -18,7 +19,6 @@ from bots.trike.search import Searcher
 from rules.game import Outcome
 from rules.registry import new_game
 from rules.trike.game import TrikeGame
-from tei.driver import Info, Limits
 
 
 def think(

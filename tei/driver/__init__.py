@@ -8,28 +8,33 @@
         game.play(result.action)
 
 The protocol state lives in a sans-IO `EngineConnection` (`tei.driver.connection`); the
-process and its pumps in `tei.driver.process`. The value types (`Limits`, `Info`) load
-without trio, so bots import them cheaply; the rest is imported on first use.
+process and its pumps in `tei.driver.process`. Importing this package imports trio; the
+engine host never does (bots have their own `Limits` and `Info`, in `bots.limits`).
 See docs/driver.md.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
-from tei.driver import errors as _errors
-from tei.driver.errors import *  # noqa: F403 - the errors are part of the driver's surface
-from tei.driver.limits import MAX_COUNT, MAX_TIME_MS, Info, Limits
-from tei.errors import TeiError
-
-if TYPE_CHECKING:
-    from tei.driver.analysis import Analysis
-    from tei.driver.connection import EngineConnection
-    from tei.driver.engine import Engine, PlayResult
-    from tei.driver.launch import open_engine
-    from tei.driver.options import declared_refusal, default_size
-    from tei.transcript import Transcript
+from tei.driver.analysis import Analysis as Analysis
+from tei.driver.connection import EngineConnection as EngineConnection
+from tei.driver.engine import Engine as Engine
+from tei.driver.engine import PlayResult as PlayResult
+from tei.driver.errors import EngineError as EngineError
+from tei.driver.errors import EngineOptionError as EngineOptionError
+from tei.driver.errors import EngineProtocolError as EngineProtocolError
+from tei.driver.errors import EngineStalled as EngineStalled
+from tei.driver.errors import EngineTerminated as EngineTerminated
+from tei.driver.errors import EngineTimeout as EngineTimeout
+from tei.driver.errors import IllegalMove as IllegalMove
+from tei.driver.errors import MalformedMove as MalformedMove
+from tei.driver.launch import open_engine as open_engine
+from tei.driver.limits import Limits as Limits
+from tei.driver.options import declared_refusal as declared_refusal
+from tei.driver.options import default_size as default_size
+from tei.errors import TeiError as TeiError
+from tei.protocol_messages import MAX_COUNT as MAX_COUNT
+from tei.protocol_messages import MAX_TIME_MS as MAX_TIME_MS
+from tei.transcript import Transcript as Transcript
 
 __all__ = [
     "MAX_COUNT",
@@ -37,8 +42,15 @@ __all__ = [
     "Analysis",
     "Engine",
     "EngineConnection",
-    "Info",
+    "EngineError",
+    "EngineOptionError",
+    "EngineProtocolError",
+    "EngineStalled",
+    "EngineTerminated",
+    "EngineTimeout",
+    "IllegalMove",
     "Limits",
+    "MalformedMove",
     "PlayResult",
     "TeiError",
     "Transcript",
@@ -46,25 +58,3 @@ __all__ = [
     "default_size",
     "open_engine",
 ]
-__all__ += _errors.__all__
-
-_LAZY = {
-    "Analysis": "tei.driver.analysis",
-    "EngineConnection": "tei.driver.connection",
-    "Engine": "tei.driver.engine",
-    "PlayResult": "tei.driver.engine",
-    "open_engine": "tei.driver.launch",
-    "declared_refusal": "tei.driver.options",
-    "default_size": "tei.driver.options",
-    "Transcript": "tei.transcript",
-}
-
-
-def __getattr__(name: str) -> Any:
-    """The names that need trio or a game core, imported on first use."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tei.driver' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value

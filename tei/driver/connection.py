@@ -25,7 +25,7 @@ import attrs
 
 from rules.game import Game, GameError, IllegalAction
 from tei.driver.errors import IllegalMove, MalformedMove
-from tei.driver.limits import MAX_COUNT, MAX_TIME_MS, Limits
+from tei.driver.limits import Limits
 from tei.driver.options import (
     OptionRefused,
     declared_games,
@@ -36,6 +36,8 @@ from tei.driver.options import (
     plan_new_game,
 )
 from tei.protocol import (
+    MAX_COUNT,
+    MAX_TIME_MS,
     BestMove,
     EngineMessage,
     Go,

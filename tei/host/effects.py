@@ -6,10 +6,9 @@ from typing import Any
 
 import attrs
 
-from bots.base import Bot
+from bots.base import Bot, Limits
 from rules.game import Game
 from tei import protocol as p
-from tei.driver import Limits
 
 #: longest error text sent (longer ones, which quote bad input, are cut)
 MAX_ERROR_CHARS = 400

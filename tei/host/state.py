@@ -407,9 +407,9 @@ class HostState:
             return [*out, _error(f"go: {exc}"), Send("bestmove --")]
         if result is not None:
             return [*out, _error(f"go: the game is over ({result.code})"), Send("bestmove --")]
-        limits = limits_of(go)
         seat = game.turn
-        soft, hard = search_deadlines(limits, seat)
+        limits = limits_of(go, seat)
+        soft, hard = search_deadlines(limits)
         held = limits.infinite or (soft is None and limits.depth is None and limits.nodes is None)
         if soft is None and not held and self.config.limit_cap is not None:
             soft = self.config.limit_cap

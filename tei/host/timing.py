@@ -11,8 +11,8 @@ from typing import Any
 
 import attrs
 
+from bots.base import Limits
 from tei import protocol as p
-from tei.driver import MAX_TIME_MS, Limits
 from tei.lines import quote
 
 #: the `go` fields that are times (each is clamped to 0..MAX_TIME_MS, the driver's ceiling)
@@ -25,17 +25,36 @@ def clamp_times(go: p.Go) -> tuple[p.Go, list[str]]:
     notes: list[str] = []
     for key in GO_TIMES:
         value = getattr(go, key)
-        if value is None or 0 <= value <= MAX_TIME_MS:
+        if value is None or 0 <= value <= p.MAX_TIME_MS:
             continue
-        changes[key] = 0 if value < 0 else MAX_TIME_MS
+        changes[key] = 0 if value < 0 else p.MAX_TIME_MS
         notes.append(f"{key} {quote(str(value), 24)} clamped to {changes[key]}")
     return (attrs.evolve(go, **changes) if changes else go), notes
 
 
-def search_deadlines(limits: Limits, seat: int) -> tuple[float | None, float | None]:
-    """(soft, hard) seconds after `go`: at soft the stop flag is set, at hard the host
-    answers itself. None when only `stop`, depth or nodes end the search."""
-    budget = limits.budget_ms(seat)
+def budget_ms(limits: p.GoLimits, seat: int, moves_left: int = 8) -> float | None:
+    """The most one move may take (the host's rule), or None when only stop/depth/nodes
+    end it: an eighth of the clock (or of it over `movestogo`) plus most of the
+    increment, at most half the clock. The host stops a search there; bots get it as
+    `Limits.cap_ms` and plan within it."""
+    if limits.infinite:
+        return None
+    budgets: list[float] = []
+    if limits.movetime is not None:
+        budgets.append(max(1.0, limits.movetime * 0.95))
+    left, inc = (limits.wtime, limits.winc) if seat % 2 == 0 else (limits.btime, limits.binc)
+    if left is not None:
+        togo = limits.movestogo or moves_left
+        share = left / max(1, togo) + (inc or 0) * 0.8
+        budgets.append(max(1.0, min(share, left * 0.5)))
+    return min(budgets) if budgets else None
+
+
+def search_deadlines(limits: Limits) -> tuple[float | None, float | None]:
+    """(soft, hard) seconds after `go` for the bot's `limits` (see `limits_of`): at soft
+    the stop flag is set, at hard the host answers itself. None when only `stop`, depth
+    or nodes end the search."""
+    budget = limits.cap_ms
     if budget is None:
         return None, None
     # leave the bot at least 10 ms (a GIL switch or two) between the stop flag and the answer
@@ -46,6 +65,6 @@ def search_deadlines(limits: Limits, seat: int) -> tuple[float | None, float | N
     return soft / 1000.0, max(soft, hard) / 1000.0
 
 
-def limits_of(go: p.Go) -> Limits:
-    """The bot's limits of a `go`."""
-    return Limits(**go.limit_values())
+def limits_of(go: p.Go, seat: int) -> Limits:
+    """The bot's limits of a `go` for the side `seat`, with the host's cap (`budget_ms`)."""
+    return Limits(**go.limit_values(), cap_ms=budget_ms(go, seat))
