@@ -17,8 +17,9 @@ import re
 
 import attrs
 
-#: longest line kept by default; the rest of a longer line is dropped
-MAX_LINE = 1 << 20
+#: longest TEI line kept (the host's input, an engine's output, the web socket's lines);
+#: the rest of a longer line is dropped
+MAX_LINE = 1 << 16
 #: characters of a bad input quoted in an error message
 QUOTE_CHARS = 60
 #: lines read from one message (empty ones not counted); the rest of it is dropped
@@ -109,11 +110,13 @@ def message_lines(text: str, limit: int = MAX_MESSAGE_LINES) -> MessageLines:
 
 
 class LineSplitter:
-    """Bytes in, text lines out (sans-IO). `\\r\\n` and `\\n` end lines; bad UTF-8 is replaced;
-    a line longer than `max_line` bytes is cut and the rest of it dropped."""
+    """Bytes in, text lines out (sans-IO). `\\r\\n` and `\\n` end lines; bytes that are not
+    `encoding` (UTF-8 for TEI, ISO-8859-1 for playtak) are replaced; a line longer than
+    `max_line` bytes is cut and the rest of it dropped."""
 
-    def __init__(self, max_line: int = MAX_LINE) -> None:
+    def __init__(self, max_line: int = MAX_LINE, encoding: str = "utf-8") -> None:
         self.max_line = max_line
+        self.encoding = encoding
         self._buffer = bytearray()
         self._skipping = False
 
@@ -156,6 +159,5 @@ class LineSplitter:
             return [self._decode(rest)]
         return []
 
-    @staticmethod
-    def _decode(raw: bytes) -> str:
-        return raw.decode("utf-8", errors="replace").rstrip("\r")
+    def _decode(self, raw: bytes) -> str:
+        return raw.decode(self.encoding, errors="replace").rstrip("\r")

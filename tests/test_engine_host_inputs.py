@@ -14,8 +14,8 @@ import pytest
 from engine_pipe import EnginePipe
 
 from tei import protocol as p
-from tei.host.loop import MAX_LINE
 from tei.host.timing import clamp_times
+from tei.lines import MAX_LINE
 from tei.protocol import MAX_TIME_MS
 
 

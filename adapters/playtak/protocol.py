@@ -68,6 +68,11 @@ from adapters.playtak.events import (
 from adapters.playtak.notation import MoveNotationError, ServerMove
 from adapters.playtak.seeks import GameInfo, LineError, SeekInfo, read_terms, to_int
 
+#: the longest line either side takes (the client closes the connection past it, the
+#: server drops such a client); playtak's text is ISO-8859-1, so every byte is a character
+MAX_LINE = 64 * 1024
+ENCODING = "iso-8859-1"
+
 _SIMPLE = {event.to_line(): event for event in FIXED_EVENTS}
 _DISCONNECTED = re.compile(
     r"Message (\S+) has disconnected\. They have (\d+) seconds to reconnect\.?"
@@ -192,7 +197,9 @@ def _game_start(text: str) -> GameStart:
 
 # the codec in one namespace: server events here, client commands from commands.py
 __all__ = [
+    "ENCODING",
     "GAME_SIGNALS",
+    "MAX_LINE",
     "Accept",
     "AuthFailure",
     "Chat",

@@ -36,12 +36,13 @@ from adapters.playtak.failures import (
     leaves,
     lost_in_words,
 )
+from adapters.playtak.protocol import ENCODING, MAX_LINE
+from tei.lines import LineSplitter, LongLine
 
 log = logging.getLogger("playtak.transport")
 
 DEFAULT_SERVER = "wss://playtak.com/ws"
 DEFAULT_TCP_PORT = 10000
-MAX_LINE = 64 * 1024
 
 
 class TransportClosed(PlaytakError):
@@ -147,11 +148,12 @@ class Transport(ABC):
 class TcpTransport(Transport):
     def __init__(self, stream: trio.abc.Stream) -> None:
         self._stream = stream
-        self._buffer = bytearray()
+        self._splitter = LineSplitter(MAX_LINE, ENCODING)
+        self._pending: deque[str | LongLine] = deque()
         self._send_lock = trio.Lock()
 
     async def send_line(self, line: str) -> None:
-        data = (line.rstrip("\n") + "\n").encode("iso-8859-1", "replace")
+        data = (line.rstrip("\n") + "\n").encode(ENCODING, "replace")
         try:
             async with self._send_lock:
                 await self._stream.send_all(data)
@@ -160,20 +162,18 @@ class TcpTransport(Transport):
 
     async def receive_line(self) -> str:
         while True:
-            index = self._buffer.find(b"\n")
-            if index >= 0:
-                raw = bytes(self._buffer[:index])
-                del self._buffer[: index + 1]
-                return raw.decode("iso-8859-1").rstrip("\r")
-            if len(self._buffer) > MAX_LINE:
-                raise TransportClosed(f"the server sent a line over {MAX_LINE} bytes")
+            if self._pending:
+                line = self._pending.popleft()
+                if isinstance(line, LongLine):
+                    raise TransportClosed(f"the server sent a line over {MAX_LINE} bytes")
+                return line
             try:
                 data = await self._stream.receive_some(65536)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
                 raise TransportClosed(lost_in_words(exc)) from None
             if not data:
                 raise TransportClosed("the server closed the connection")
-            self._buffer += data
+            self._pending.extend(self._splitter.feed_marked(data))
 
     async def aclose(self) -> None:
         with trio.CancelScope(shield=True):
@@ -199,7 +199,7 @@ class WebSocketTransport(Transport):
                 message = await self._ws.get_message()
             except (trio_websocket.ConnectionClosed, trio.BrokenResourceError, OSError) as exc:
                 raise TransportClosed(lost_in_words(exc)) from None
-            text = message.decode("iso-8859-1") if isinstance(message, bytes) else message
+            text = message.decode(ENCODING) if isinstance(message, bytes) else message
             if len(text) > MAX_LINE:
                 raise TransportClosed(f"the server sent a frame over {MAX_LINE} bytes")
             # one line per frame; tolerate several lines in one frame

@@ -26,13 +26,12 @@ from tei import protocol as p
 from tei.host.effects import Effect, Exit, Send, StartSearch, StopSearch
 from tei.host.setup import HostConfig, HostSetupError
 from tei.host.state import HostState
-from tei.lines import LineSplitter, LongLine, bound
+from tei.lines import MAX_LINE, LineSplitter, LongLine, bound
 from tei.transcript import FROM_ENGINE, TO_ENGINE, Transcript
 
-__all__ = ["MAX_LINE", "HostConfig", "HostSetupError", "HostState", "serve", "serve_lines"]
+__all__ = ["HostConfig", "HostSetupError", "HostState", "serve", "serve_lines"]
 
 #: longest input line (bytes) the host reads; a longer one gets an error and is dropped
-MAX_LINE = 1 << 16
 #: input lines that may wait unread before the reader is held back
 QUEUED_LINES = 256
 #: the longest single wait (seconds) on the event queue; a later deadline is waited for again

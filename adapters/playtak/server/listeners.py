@@ -21,15 +21,14 @@ import attrs
 import trio
 import trio_websocket
 
+from adapters.playtak.protocol import ENCODING, MAX_LINE
 from adapters.playtak.server.lobby import LobbyCore, Output, ServerSettings
 from adapters.playtak.watch import Changes
-from tei.lines import SafeFormatter
+from tei.lines import LineSplitter, LongLine, SafeFormatter
 from tei.numbers_cli import PORT, POSITIVE_SECONDS, SECONDS, SEED
 from tei.options_cli import UsageError, split_pair
 
 log = logging.getLogger("playtak.server")
-
-MAX_LINE = 16 * 1024
 
 
 @attrs.define
@@ -132,20 +131,18 @@ class LocalServer:
     # ---- transports --------------------------------------------------------------------
     async def _tcp_handler(self, stream: trio.SocketStream) -> None:
         async def lines() -> AsyncIterator[str]:
-            buffer = b""
+            splitter = LineSplitter(MAX_LINE, ENCODING)
             while True:
                 data = await stream.receive_some(4096)
                 if not data:
                     return
-                buffer += data
-                while b"\n" in buffer:
-                    raw, buffer = buffer.split(b"\n", 1)
-                    yield raw.decode("iso-8859-1").rstrip("\r")
-                if len(buffer) > MAX_LINE:
-                    return
+                for line in splitter.feed_marked(data):
+                    if isinstance(line, LongLine):
+                        return  # a client sending endless lines is dropped
+                    yield line
 
         async def send(line: str) -> None:
-            await stream.send_all((line + "\n").encode("iso-8859-1", "replace"))
+            await stream.send_all((line + "\n").encode(ENCODING, "replace"))
 
         await self._serve_connection(lines(), send, stream.aclose)
 
@@ -164,11 +161,11 @@ class LocalServer:
             while True:
                 message = await ws.get_message()
                 if isinstance(message, bytes):
-                    message = message.decode("iso-8859-1")
+                    message = message.decode(ENCODING)
                 yield message.removesuffix("\n").removesuffix("\r")
 
         async def send(line: str) -> None:
-            await ws.send_message((line + "\n").encode("iso-8859-1", "replace"))
+            await ws.send_message((line + "\n").encode(ENCODING, "replace"))
 
         await self._serve_connection(lines(), send, ws.aclose)
 
