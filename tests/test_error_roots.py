@@ -8,6 +8,8 @@ import pkgutil
 
 import pytest
 
+from tei.errors import leaves, main_error
+
 ROOTS = {
     "rules": ("rules.game", "GameError"),
     "tei": ("tei.errors", "TeiError"),
@@ -41,3 +43,16 @@ def test_every_error_of_a_package_has_its_root(package: str) -> None:
     assert root in errors
     strays = [e.__qualname__ for e in errors if not issubclass(e, root)]
     assert strays == [], f"errors of {package} outside {name}: {strays}"
+
+
+def test_the_main_error_of_a_group_is_its_first_leaf_that_is_not_a_cancellation() -> None:
+    class Cancelled(BaseException):  # trio.Cancelled cannot be made by hand
+        pass
+
+    nested = BaseExceptionGroup(
+        "outer", [BaseExceptionGroup("inner", [Cancelled()]), KeyError("b"), ValueError("c")]
+    )
+    assert leaves(nested)[0].__class__ is Cancelled
+    assert isinstance(main_error(nested), KeyError)
+    only = BaseExceptionGroup("outer", [Cancelled()])
+    assert isinstance(main_error(only), Cancelled)

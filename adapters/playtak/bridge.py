@@ -36,8 +36,9 @@ from adapters.playtak.bridge_events import BridgeError, BridgeSettings
 from adapters.playtak.bridge_state import BridgeState
 from adapters.playtak.live_game import LiveGame, ptn_record, write_record
 from adapters.playtak.live_view import BridgeWatch
-from adapters.playtak.session import NotConnected, Session, first_leaf
+from adapters.playtak.session import NotConnected, Session
 from adapters.playtak.watch import Changes
+from tei.errors import main_error
 from tei.seat import EngineSeat, Launch, SeatFault, SeatUnavailable
 from tei.transcript import Transcript
 
@@ -137,7 +138,7 @@ class Bridge:
                         await self.session.quit()
                 nursery.cancel_scope.cancel()
         except BaseExceptionGroup as group:
-            raise first_leaf(group) from None
+            raise main_error(group) from None
         finally:
             self._last_chance_for_records()
         if self.state.error is not None:

@@ -33,7 +33,6 @@ from adapters.playtak.session import (
     Session,
     SessionEnded,
     SessionSettings,
-    first_leaf,
 )
 from adapters.playtak.transport import (
     DEFAULT_SERVER,
@@ -57,6 +56,7 @@ from tei.config_file import (
     add_config_options,
     settings,
 )
+from tei.errors import main_error
 from tei.lines import SafeFormatter
 from tei.numbers_cli import POSITIVE_SECONDS, float_in, int_in
 from tei.options_cli import add_pairs_option, set_epilog, split_pair, usage_error
@@ -593,7 +593,7 @@ def _play(
         logging.getLogger("playtak").error("%s", exc)
         return 2
     except BaseExceptionGroup as group:
-        error = first_leaf(group)
+        error = main_error(group)
         if not isinstance(error, SessionEnded | BridgeError):
             raise
         logging.getLogger("playtak").error("%s", error)

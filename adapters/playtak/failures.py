@@ -22,6 +22,7 @@ import trio
 import trio_websocket
 
 from adapters.playtak.errors import PlaytakError
+from tei.errors import leaves
 
 #: OpenSSL's verify codes for a certificate issued to another host name or IP address
 _NAME_MISMATCH = {62, 64}
@@ -121,14 +122,6 @@ def _root(error: BaseException) -> BaseException:
         else:
             break
     return error
-
-
-def leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
-    """The exceptions of a (nested) exception group, in order."""
-    found: list[BaseException] = []
-    for inner in group.exceptions:
-        found += leaves(inner) if isinstance(inner, BaseExceptionGroup) else [inner]
-    return found
 
 
 def _timed_out(step: Step, timeout: float) -> str:

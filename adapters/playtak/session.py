@@ -32,6 +32,7 @@ from adapters.playtak.transport import (
     TransportClosed,
     open_transport,
 )
+from tei.errors import main_error
 
 log = logging.getLogger("playtak.session")
 
@@ -163,7 +164,7 @@ class Session:
                             await self._deliver(handler.event(event))
                         await self._serve(transport, handler)
                 except BaseExceptionGroup as group:
-                    raise first_leaf(group) from None
+                    raise main_error(group) from None
             except ConnectFailed as exc:
                 if exc.failure.permanent:
                     raise SessionEnded(str(exc)) from None
@@ -252,7 +253,7 @@ class Session:
                         self._settle_pending = False
                         await self._deliver(handler.settled())
         except BaseExceptionGroup as group:
-            raise first_leaf(group) from None
+            raise main_error(group) from None
 
     async def _deliver(self, call: Awaitable[None]) -> None:
         """Run a handler hook; a bug in it is logged, it never ends the session."""
@@ -277,11 +278,3 @@ def _masked(command: p.ClientCommand) -> str:
     if isinstance(command, p.LoginGuest) and command.token:
         return "Login Guest ****"
     return command.to_line()
-
-
-def first_leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:
-    """The first non-group exception inside a (nested) exception group."""
-    inner: BaseException = group
-    while isinstance(inner, BaseExceptionGroup):
-        inner = inner.exceptions[0]
-    return inner

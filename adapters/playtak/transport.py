@@ -33,10 +33,10 @@ from adapters.playtak.failures import (
     NotAnUpgrade,
     Step,
     classify,
-    leaves,
     lost_in_words,
 )
 from adapters.playtak.protocol import ENCODING, MAX_LINE
+from tei.errors import main_error
 from tei.lines import LineSplitter, LongLine
 
 log = logging.getLogger("playtak.transport")
@@ -288,7 +288,7 @@ async def _open_websocket(
                         await ws.aclose()
                 await trio.aclose_forcefully(watched)
     except BaseExceptionGroup as group:
-        error = _single(group)
+        error = main_error(group)
         if upgraded or isinstance(error, ConnectFailed) or not isinstance(error, Exception):
             raise error from error.__cause__
         if not isinstance(error, trio_websocket.HandshakeError | OSError):
@@ -374,10 +374,3 @@ class _WatchedStream(trio.abc.Stream):
         if not self.ended.is_set():  # closed by the websocket code: an unreadable answer
             self._broke(NotAnUpgrade())
         await self.inner.aclose()
-
-
-def _single(group: BaseExceptionGroup[BaseException]) -> BaseException:
-    """The one exception that matters in a nursery's group: the first that is not a
-    cancellation, else the first."""
-    found = leaves(group)
-    return next((e for e in found if not isinstance(e, trio.Cancelled)), found[0])

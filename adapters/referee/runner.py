@@ -38,6 +38,7 @@ from adapters.referee.stats import GameScore, pair_stats
 from rules.game import Game, GameError
 from rules.registry import game_class
 from tei.driver import Transcript
+from tei.errors import main_error
 from tei.seat import EngineSeat
 
 log = logging.getLogger("referee")
@@ -215,7 +216,7 @@ class Match:
                 match_errors, rest = group.split(MatchError)
                 if match_errors is None or rest is not None:
                     raise
-                raise _first(match_errors) from None
+                raise main_error(match_errors) from None
             if self.progress.status == "running":
                 self.progress.status = "finished"
         except BaseException as exc:
@@ -409,11 +410,3 @@ class Match:
             self._stopping = True
             self.progress.status = f"sprt {decision}"
             self.reporter("sprt", self.progress)
-
-
-def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
-    """The first plain exception inside a (nested) exception group."""
-    inner: BaseException = group
-    while isinstance(inner, BaseExceptionGroup):
-        inner = inner.exceptions[0]
-    return inner
