@@ -1,81 +1,81 @@
-"""Games per minute of one match played locally and on a local Dask cluster, in one run.
+"""What a user waits for: whole `tei match` commands played locally and on a local Dask
+cluster, one after the other, several times, in one run.
 
-    python benchmarks/cluster.py [--games 200] [--workers 2]
+    python benchmarks/cluster.py [--runs 3] [--workers 2] [--games 120] [--slow-games 8]
 
-The same match of fast built-in bots (random against greedy, 5x5) is played with
-`--concurrency N` in this process and with `--cluster local:N`. Printed for each: the
-whole wall time (with start-up: engine processes, and for the cluster its scheduler and
-worker processes), the steady rate (games per minute between the first and the last
-finished game), and for the cluster the overhead per game against the local run at the
-steady rate, and the ratio of the two rates.
+Two matches, each run as the command a user types (a new process: start-up, engine
+processes, and for the cluster its scheduler and worker processes, all included):
+- fast: search against greedy, 5x5, `st=0.02` (`--games` games): the cluster's cost per
+  game where games are short;
+- blitz: search against greedy, 5x5, `tc=10+0.1` (`--slow-games` games): the same at a
+  time control people play.
+Each is played with `--concurrency N` and with `--cluster local:N`, alternating (local,
+cluster, local, ...) so that a change of machine load touches both. Printed per match
+and venue: the median wall time and its spread (min..max) over `--runs` runs; then the
+cluster's overhead per game from the medians, `(cluster - local) / games x N` (what
+each of the N workers pays per game it plays, start-up spread over the match), and the
+ratio of the two rates. Goal: a ratio of at least 0.9 and under 50 ms per game.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
+import subprocess
+import sys
 import time
-from typing import Any
-
-import trio
-
-from adapters.referee.config import DEFAULTS, build_config
-from adapters.referee.runner import Match
 
 
-def match_settings(games: int, workers: int, cluster: str | None) -> dict[str, Any]:
-    return {
-        **DEFAULTS,
-        "engines": [{"bot": "random"}, {"bot": "greedy"}],
-        "rules": {"size": "5"},
-        "games": games,
-        "concurrency": workers,
-        "cluster": cluster,
-        "each": {"st": "0.01"},
-        "timeout": 30.0,
-    }
+def match_command(games: int, workers: int, each: str, cluster: bool) -> list[str]:
+    venue = ["--cluster", f"local:{workers}"] if cluster else ["--concurrency", str(workers)]
+    return [
+        *(sys.executable, "-m", "tei", "match"),
+        *("--engine", "bot=search", "--engine", "bot=greedy", "--size", "5", "--komi", "0"),
+        *("--games", str(games), "--each", each, "--quiet", *venue),
+    ]
 
 
-def play(settings: dict[str, Any]) -> tuple[float, list[float]]:
-    """(wall seconds, the time each game finished)"""
-    match = Match(build_config(settings))
-    finished: list[float] = []
-    match.reporter = lambda event, _: (
-        finished.append(time.perf_counter()) if event == "game" else None
-    )
+def wall_time(command: list[str]) -> float:
+    """Seconds one command takes, start to exit (it must succeed)."""
     start = time.perf_counter()
-    trio.run(match.run)
-    return time.perf_counter() - start, [t - start for t in finished]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=os.environ.copy())
+    return time.perf_counter() - start
 
 
-def steady_rate(times: list[float]) -> float:
-    """Games per minute between the first and the last finished game."""
-    if len(times) < 2:
-        return float("nan")
-    return (len(times) - 1) / (times[-1] - times[0]) * 60
+def measure(games: int, workers: int, each: str, runs: int) -> dict[str, list[float]]:
+    """Wall times of each venue, `runs` each, alternating."""
+    times: dict[str, list[float]] = {"local": [], "cluster": []}
+    for _ in range(runs):
+        for venue in ("local", "cluster"):
+            command = match_command(games, workers, each, venue == "cluster")
+            times[venue].append(wall_time(command))
+    return times
+
+
+def report(name: str, games: int, workers: int, times: dict[str, list[float]]) -> None:
+    local, cluster = (statistics.median(times[v]) for v in ("local", "cluster"))
+    print(f"{name}: {games} games, {workers} at once, {len(times['local'])} runs each")
+    for venue, values in times.items():
+        spread = f"{min(values):.1f}..{max(values):.1f}"
+        print(f"  {venue:8} median {statistics.median(values):7.1f} s  ({spread} s)")
+    per_game_ms = (cluster - local) / games * workers * 1000
+    print(f"  rate ratio (cluster/local): {local / cluster:.2f}")
+    print(f"  cluster overhead per game: {per_game_ms:+.0f} ms")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--games", type=int, default=120, help="games of the fast match")
+    parser.add_argument("--slow-games", type=int, default=8, help="games at 10+0.1 (0: none)")
     args = parser.parse_args()
-    local_wall, local_times = play(match_settings(args.games, args.workers, None))
-    cluster_wall, cluster_times = play(
-        match_settings(args.games, args.workers, f"local:{args.workers}")
-    )
-    local_rate, cluster_rate = steady_rate(local_times), steady_rate(cluster_times)
-    n = args.workers
-    print(f"{args.games} games, random vs greedy 5x5 st=0.01, {n} at once")
-    print(
-        f"local   --concurrency {n}: {local_wall:6.1f} s wall, {local_rate:7.1f} games/min steady"
-    )
-    print(f"cluster --cluster local:{n}: {cluster_wall:6.1f} s wall, {cluster_rate:7.1f} games/min")
-    per_game_ms = (60 / cluster_rate - 60 / local_rate) * 1000 * n
-    print(f"ratio (cluster/local, steady): {cluster_rate / local_rate:.2f}")
-    print(f"cluster overhead per game (steady, one worker's view): {per_game_ms:+.1f} ms")
-    local_edges = local_wall - (local_times[-1] - local_times[0])
-    cluster_edges = cluster_wall - (cluster_times[-1] - cluster_times[0])
-    print(f"start-up and shutdown: local {local_edges:.1f} s, cluster {cluster_edges:.1f} s")
+    fast = measure(args.games, args.workers, "st=0.02", args.runs)
+    report("fast (st=0.02)", args.games, args.workers, fast)
+    if args.slow_games:
+        blitz = measure(args.slow_games, args.workers, "tc=10+0.1", args.runs)
+        report("blitz (tc=10+0.1)", args.slow_games, args.workers, blitz)
 
 
 if __name__ == "__main__":
