@@ -20,7 +20,29 @@ from typing import Any, TypeVar
 
 from tei import protocol_messages as m
 from tei.lines import quote
-from tei.protocol_messages import *  # noqa: F403 - the messages are this module's too
+from tei.protocol_messages import MAX_COUNT as MAX_COUNT
+from tei.protocol_messages import MAX_TIME_MS as MAX_TIME_MS
+from tei.protocol_messages import BestMove as BestMove
+from tei.protocol_messages import EngineMessage as EngineMessage
+from tei.protocol_messages import Go as Go
+from tei.protocol_messages import GoLimits as GoLimits
+from tei.protocol_messages import GuiMessage as GuiMessage
+from tei.protocol_messages import Id as Id
+from tei.protocol_messages import Info as Info
+from tei.protocol_messages import IsReady as IsReady
+from tei.protocol_messages import OptionDecl as OptionDecl
+from tei.protocol_messages import Position as Position
+from tei.protocol_messages import ProtocolError as ProtocolError
+from tei.protocol_messages import Quit as Quit
+from tei.protocol_messages import ReadyOk as ReadyOk
+from tei.protocol_messages import Score as Score
+from tei.protocol_messages import SetOption as SetOption
+from tei.protocol_messages import SizeDecl as SizeDecl
+from tei.protocol_messages import Stop as Stop
+from tei.protocol_messages import Tei as Tei
+from tei.protocol_messages import TeiNewGame as TeiNewGame
+from tei.protocol_messages import TeiOk as TeiOk
+from tei.protocol_messages import Unknown as Unknown
 
 __all__ = ["parse_engine_line", "parse_gui_line"]
 __all__ += m.__all__

@@ -36,25 +36,3 @@ from tei.protocol_messages import MAX_COUNT as MAX_COUNT
 from tei.protocol_messages import MAX_TIME_MS as MAX_TIME_MS
 from tei.transcript import Transcript as Transcript
 
-__all__ = [
-    "MAX_COUNT",
-    "MAX_TIME_MS",
-    "Analysis",
-    "Engine",
-    "EngineConnection",
-    "EngineError",
-    "EngineOptionError",
-    "EngineProtocolError",
-    "EngineStalled",
-    "EngineTerminated",
-    "EngineTimeout",
-    "IllegalMove",
-    "Limits",
-    "MalformedMove",
-    "PlayResult",
-    "TeiError",
-    "Transcript",
-    "declared_refusal",
-    "default_size",
-    "open_engine",
-]
