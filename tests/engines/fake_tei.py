@@ -32,7 +32,7 @@ the tests' toy game). `--mode` picks how it misbehaves:
   bestmove-on-stop  answers `stop` with a bestmove even when it is not searching
   double-block  prints its id/option/teiok block at start and again on tei
   close-stdout  on `go`, closes its stdout and goes on running (until stdin ends)
-  bestmove-on-isready  answers `isready` during a search with readyok and a bestmove
+  bestmove-on-isready  answers `isready` during an infinite search with readyok and a bestmove
 
 Other flags: --score "cp -900" (the score of its info lines; "none": info lines without
 a score), --delay S, --options "Name type default [min max|var ...]" (repeatable),
@@ -74,6 +74,7 @@ class Fake:
         self.moves: list[str] = []
         self.stop = threading.Event()
         self.search: threading.Thread | None = None
+        self.infinite = False
         self.lock = threading.Lock()
         self.declared: dict[str, str] = {}
         for spec in args.options:
@@ -179,6 +180,7 @@ class Fake:
             # its limits) writes its bestmove before this one starts; each has its own stop
             self.search.join()
         self.stop = threading.Event()
+        self.infinite = infinite
         self.search = threading.Thread(
             target=self.think, args=(infinite, movetime, self.stop), daemon=True
         )
@@ -262,7 +264,9 @@ class Fake:
                 self.id_block()
             elif command == "isready":
                 searching = self.search is not None and self.search.is_alive()
-                if self.mode == "bestmove-on-isready" and searching:
+                if self.mode == "bestmove-on-isready" and searching and self.infinite:
+                    # only an infinite search waits for this; a bounded one writes its own
+                    # bestmove (and may be doing so right now: a second one would be a bug)
                     self.stop.set()
                     self.search.join()
                     self.search = None
