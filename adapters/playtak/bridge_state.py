@@ -61,8 +61,9 @@ from adapters.playtak.live_game import (
     server_clock_ms,
 )
 from adapters.playtak.notation import ServerMove
+from adapters.playtak.ponder_reply import expected_reply
 from adapters.referee.adjudication import score_words
-from rules.game import Game, GameError
+from rules.game import GameError
 from tei.lines import printable
 from tei.seat import NewGame, SeatUnavailable
 
@@ -593,11 +594,8 @@ class BridgeState:
         move just played; none expected: no ponder."""
         if not self.settings.ponder or self.done or live.resigned or live.game.result is not None:
             return
-        for info in infos:
-            found = _after_expected_reply(live.game, tuple(getattr(info, "pv", None) or ()))
-            if found is not None:
-                break
-        else:
+        found = expected_reply(live.game, infos)
+        if found is None:
             log.debug("game %d: not pondering: no expected reply in a pv", live.start.game_id)
             return
         game, expected = found
@@ -667,26 +665,3 @@ class BridgeState:
             return None, ""
         log.warning("game %d: playing a random move instead of a refused one", live.start.game_id)
         return self.rng.choice(options)
-
-
-def _after_expected_reply(game: Game[Any], pv: tuple[str, ...]) -> tuple[Game[Any], str] | None:
-    """A copy of `game` (whose last move is ours) with the reply `pv` expects played, and
-    that reply in server notation; None when `pv` does not begin with our move, has no
-    legal reply after it, or that reply ends the game."""
-    if len(pv) < 2:
-        return None
-    after = game.copy()
-    played = after.undo()
-    try:
-        if after.parse_action(pv[0]) != played:
-            return None
-        after.play(played)
-        reply = after.parse_action(pv[1])
-    except GameError:
-        return None
-    if reply not in after.legal():
-        return None
-    after.play(reply)
-    if after.result is not None:
-        return None  # that reply ends the game: nothing to think about
-    return after, ServerMove.from_move(reply).to_text()
