@@ -23,6 +23,7 @@ from adapters.referee.config import build_config
 from adapters.referee.openings import read_records
 from adapters.referee.runner import Match
 from adapters.referee.state import FinishedGame, read_state
+from adapters.stream.events import Event, GameOver
 
 pytest.importorskip("distributed")
 
@@ -165,12 +166,12 @@ async def test_a_killed_worker_loses_no_game(cluster: Cluster, tmp_path: Path) -
     match = Match(build_config(match_settings), state_path=state)
     killed: list[int] = []
 
-    def reporter(event: str, progress: object) -> None:
-        if event == "game" and len(match.progress.finished) == 8 and not killed:
+    def on_event(event: Event) -> None:
+        if isinstance(event, GameOver) and len(match.progress.finished) == 8 and not killed:
             killed.append(cluster.workers[0].pid)
             cluster.kill(cluster.workers[0])
 
-    match.reporter = reporter
+    match.publish = on_event
     progress = await match.run(handle_signals=False)
     assert killed, "a worker was killed mid-match"
     assert progress.status == "finished"

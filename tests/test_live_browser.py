@@ -11,9 +11,9 @@ import trio
 from browser_support import browser_page, chromium_path
 
 from adapters.referee.config import DEFAULTS, build_config
-from adapters.referee.event_bus import EventBus
-from adapters.referee.live_state import LiveState
 from adapters.referee.runner import Match
+from adapters.stream.bus import EventBus
+from adapters.stream.live_state import LiveState
 from adapters.web.live import serve_live
 
 WAIT_MS = 60_000

@@ -14,9 +14,9 @@ import pytest
 import trio
 from live_support import get, watch
 
-from adapters.referee.announce import game_over, game_started, move_played
-from adapters.referee.event_bus import EventBus
-from adapters.referee.live_state import LiveState
+from adapters.stream.announce import game_over, game_started, move_played
+from adapters.stream.bus import EventBus
+from adapters.stream.live_state import LiveState
 from adapters.web.live import serve_live
 from adapters.web.options import LiveAddressError, parse_address
 from rules.tak.game import TakGame

@@ -9,19 +9,21 @@ import trio
 import trio.testing
 from referee_support import refbot, settings
 
-from adapters.referee.announce import engine_info, game_over, game_started, move_played
 from adapters.referee.config import build_config
-from adapters.referee.event_bus import EventBus
-from adapters.referee.events import (
+from adapters.referee.runner import Match
+from adapters.stream.announce import engine_info, game_over, game_started, move_played
+from adapters.stream.bus import EventBus
+from adapters.stream.events import (
     EngineInfo,
     GameOver,
+    MatchStarted,
+    MatchStopping,
     MovePlayed,
     SprtStatus,
     StandingRow,
     Standings,
 )
-from adapters.referee.live_state import LiveState
-from adapters.referee.runner import Match
+from adapters.stream.live_state import LiveState
 from adapters.web.live_feed import LiveFeed
 from rules.tak.game import TakGame
 from tei.protocol import Info, Score
@@ -261,7 +263,11 @@ async def test_a_match_publishes_starts_moves_infos_results_and_standings() -> N
     progress = await match.run(handle_signals=False)
     assert progress.status == "sprt H1"  # one won pair decides +-600 Elo
     kinds = [type(e).__name__ for e in heard]
-    assert kinds[0] == "Standings" and kinds[-1] == "Standings"
+    assert kinds[:2] == ["MatchStarted", "Standings"] and kinds[-1] == "Standings"
+    assert heard[0] == MatchStarted(("good", "illegal"), "tak", 2)
+    assert kinds.count("MatchStopping") == 1  # the SPRT decided
+    stopping = next(e for e in heard if isinstance(e, MatchStopping))
+    assert (stopping.how, stopping.status) == ("sprt", "sprt H1")
     assert kinds.count("GameStarted") == 2 and kinds.count("GameOver") == 2
     overs = [e for e in heard if isinstance(e, GameOver)]
     assert {o.termination for o in overs} == {"illegal move"}

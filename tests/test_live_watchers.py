@@ -14,10 +14,10 @@ import pytest
 import trio
 from live_support import get, stalled_watcher, watch, watched_match
 
-from adapters.referee.announce import game_started
-from adapters.referee.event_bus import EventBus
-from adapters.referee.events import GameStarted
-from adapters.referee.live_state import LiveState
+from adapters.stream.announce import game_started
+from adapters.stream.bus import EventBus
+from adapters.stream.events import GameStarted
+from adapters.stream.live_state import LiveState
 from adapters.web.live import Watchers, serve_live
 from adapters.web.live_feed import serve_while
 from rules.tak.game import TakGame

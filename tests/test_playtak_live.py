@@ -9,9 +9,9 @@ from live_support import get, watch
 from adapters.playtak.live_view import BridgeWatch
 from adapters.playtak.server.listeners import LocalServer
 from adapters.playtak.server.lobby import ServerSettings
-from adapters.referee.event_bus import EventBus
-from adapters.referee.events import EngineInfo, GameOver, GameStarted, MovePlayed
-from adapters.referee.live_state import LiveState
+from adapters.stream.bus import EventBus
+from adapters.stream.events import EngineInfo, GameOver, GameStarted, MovePlayed
+from adapters.stream.live_state import LiveState
 from adapters.web.live import serve_live
 from rules.tak.ptn import PtnGame
 from tei.cli import main

@@ -11,7 +11,6 @@ from adapters.referee.announce import match_standings
 from adapters.referee.clock import Clock, TimeControl, TimeControlError, go_limits
 from adapters.referee.config import build_config, engine_spec, merge_engine, parse_engine_words
 from adapters.referee.engines import MatchError
-from adapters.referee.events import GameOver, GameStarted, SprtStatus, Standings
 from adapters.referee.report import ConsoleReporter, final_report, progress_text
 from adapters.referee.runner import MatchProgress
 from adapters.referee.schedule import (
@@ -23,6 +22,7 @@ from adapters.referee.schedule import (
     rotate,
 )
 from adapters.referee.state import FinishedGame
+from adapters.stream.events import GameOver, GameStarted, MatchStarted, SprtStatus, Standings
 
 # ---- schedule ------------------------------------------------------------------------
 
@@ -224,7 +224,7 @@ def test_console_shows_a_status_line_on_a_terminal_and_plain_lines_elsewhere() -
     for stream in (tty, plain):
         now[0] = 100.0
         reporter = ConsoleReporter(stream, clock=lambda: now[0])
-        reporter("start", progress)
+        reporter.on_event(MatchStarted(("a", "random"), "tak", 2))
         reporter.on_event(match_standings(progress))
         reporter.on_event(started)
         now[0] = 130.0
@@ -235,6 +235,7 @@ def test_console_shows_a_status_line_on_a_terminal_and_plain_lines_elsewhere() -
         reporter.close()
     line = "[1/2] game 1: a vs random: R-0 (road, 9 plies) | a 1/1  random 0/1"
     assert f"{line} | 1/2 done, running 0, 0:30 elapsed, ~0:30 left\n" in plain.getvalue()
+    assert plain.getvalue().startswith("Match: a vs random, tak, 2 games to play\n")
     assert "\r" not in plain.getvalue()
     # on a terminal the status line counts the running game, then none once it is over
     assert "\r\x1b[K[0/2 done, running 1, 0:00 elapsed] | a 0/0  random 0/0" in tty.getvalue()

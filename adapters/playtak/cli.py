@@ -610,8 +610,8 @@ def _run_bridge(bridge: Bridge, live: LiveOptions | None) -> list[tuple[int, str
     """Run the bridge until done or signalled, serving the live view when asked."""
     if live is None:
         return trio.run(bridge.run_until_signal)
-    from adapters.referee.event_bus import EventBus
-    from adapters.referee.live_state import LiveState
+    from adapters.stream.bus import EventBus
+    from adapters.stream.live_state import LiveState
     from adapters.web.live_feed import serve_while
 
     bus = EventBus(LiveState(title=f"tei playtak on {bridge.settings.site}"))

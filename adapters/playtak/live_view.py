@@ -2,7 +2,7 @@
 
 After each input of the bridge's state the bridge calls `observe`, which compares the
 state with what it saw last and publishes the difference as the referee's typed events
-(see adapters.referee.events): a game start (or a rebuilt game), each move, a game's
+(see adapters.stream.events): a game start (or a rebuilt game), each move, a game's
 end with its record, and a standings line of the bot's results in this run.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from adapters.playtak.live_game import LiveGame, ptn_record
-from adapters.referee.announce import engine_info, game_over, game_started, move_played
-from adapters.referee.events import Event, StandingRow, Standings
+from adapters.stream.announce import engine_info, game_over, game_started, move_played
+from adapters.stream.events import Event, StandingRow, Standings
 
 _WHITE_WINS = ("R-0", "F-0", "1-0")
 _BLACK_WINS = ("0-R", "0-F", "0-1")

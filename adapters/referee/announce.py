@@ -1,21 +1,11 @@
-"""Events built from what the referee already holds (a game, its clocks, the progress)."""
+"""The referee's standings event: built from a match's progress (its points, Elo and
+SPRT). The other events are built by `adapters.stream.announce`."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from adapters.referee.events import (
-    EngineInfo,
-    Event,
-    GameOver,
-    GameStarted,
-    MovePlayed,
-    SprtStatus,
-    StandingRow,
-    Standings,
-)
 from adapters.referee.stats import (
     FIELD,
     TRINOMIAL_VALUES,
@@ -24,96 +14,10 @@ from adapters.referee.stats import (
     pair_stats,
     standings,
 )
-from rules.game import Game, GameError
-from rules.registry import game_class
-from tei.protocol import Info
+from adapters.stream.events import SprtStatus, StandingRow, Standings
 
 if TYPE_CHECKING:
     from adapters.referee.runner import MatchProgress
-
-Publish = Callable[[Event], None]
-
-
-def picture(game: Game[Any]) -> str:
-    """The game's SVG with the last action highlighted ("" for a game without one)."""
-    try:
-        return game.render_svg()
-    except GameError:
-        return ""
-
-
-def game_started(
-    game_id: int,
-    label: str,
-    game: Game[Any],
-    players: Sequence[str],
-    clocks_ms: tuple[float | None, ...],
-    title: str = "",
-) -> GameStarted:
-    return GameStarted(
-        game=game_id,
-        label=label,
-        game_name=game.name,
-        players=tuple(players),
-        seat_names=tuple(game.seat_name(s) for s in range(game.players)),
-        clocks_ms=clocks_ms,
-        position=game.position_string(),
-        svg=picture(game),
-        moves=tuple(game.history_text()),
-        title=title,
-    )
-
-
-def move_played(
-    game_id: int, game: Game[Any], seat: int, elapsed_ms: float, clocks_ms: tuple[float | None, ...]
-) -> MovePlayed:
-    """The event after `game`'s last action (played by `seat`)."""
-    return MovePlayed(
-        game=game_id,
-        ply=game.ply,
-        seat=seat,
-        move=game.format_action(game.history[-1]),
-        elapsed_ms=elapsed_ms,
-        clocks_ms=clocks_ms,
-        position=game.position_string(),
-        svg=picture(game),
-        turn=None if game.result is not None else game.turn,
-    )
-
-
-def engine_info(game_id: int, seat: int, info: Info) -> EngineInfo:
-    score = info.score
-    text = None
-    if score is not None:
-        text = score.to_line().removeprefix("score ")
-    return EngineInfo(game_id, seat, info.depth, text, info.pv, info.nodes)
-
-
-def game_over(
-    game_id: int,
-    game_name: str,
-    result: str,
-    termination: str,
-    reason: str,
-    plies: int,
-    record: str,
-    players: Sequence[str],
-    label: str = "",
-    detail: str = "",
-) -> GameOver:
-    return GameOver(
-        game=game_id,
-        result=result,
-        termination=termination,
-        reason=reason,
-        plies=plies,
-        record=record,
-        players=tuple(players),
-        label=label,
-        detail=detail,
-        # the download's file type: PTN where the game writes PTN, plain text otherwise
-        record_format="ptn" if game_class(game_name).record_format == "ptn" else "txt",
-    )
 
 
 def _finite(x: float) -> float | None:

@@ -22,12 +22,13 @@ from adapters.referee.config import (
     read_config_file,
 )
 from adapters.referee.engines import MatchError
-from adapters.referee.event_bus import EventBus
-from adapters.referee.live_state import LiveState
 from adapters.referee.report import ConsoleReporter, final_report, write_json
 from adapters.referee.runner import Match, MatchProgress
 from adapters.referee.schedule import TOURNAMENTS, alignment_warning
 from adapters.referee.state import StateError, read_state
+from adapters.stream.bus import EventBus
+from adapters.stream.events import Event, GameOver
+from adapters.stream.live_state import LiveState
 from adapters.web.options import (
     LiveAddressError,
     LiveOptions,
@@ -289,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{settings['records']}.state" if settings.get("records") else None
             )
         config = build_config(settings)
-        match = Match(config, reporter=None, state_path=state_path, resume=state)
+        match = Match(config, state_path=state_path, resume=state)
     except (MatchError, StateError) as exc:
         return usage_error("match", exc)
     warning = alignment_warning(config.games, len(match.schedule[0].seats))
@@ -311,12 +312,14 @@ def run(args: argparse.Namespace) -> int:
     bus = EventBus(LiveState(title=f"tei match: {names} ({config.game})"))
     bus.listen(console.on_event)
 
-    def report(event: str, progress: MatchProgress) -> None:
-        console(event, progress)
-        if event == "game" and config.json:
-            save_json(config.json, progress)
+    if config.json:
+        json_path = config.json
 
-    match.reporter = report
+        def save_after_each_game(event: Event) -> None:
+            if isinstance(event, GameOver):
+                save_json(json_path, match.progress)
+
+        bus.listen(save_after_each_game)
     match.publish = bus.publish
     code = 0
     try:

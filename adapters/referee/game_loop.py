@@ -26,12 +26,12 @@ import attrs
 import trio
 
 from adapters.referee.adjudication import Adjudicator, score_words
-from adapters.referee.announce import Publish, engine_info, game_started, move_played
 from adapters.referee.clock import Clock, go_limits
 from adapters.referee.engines import EngineSpec
 from adapters.referee.openings import Opening
 from adapters.referee.records import GameRecord, MoveNote, labelled_notes, score_comment
 from adapters.referee.schedule import Pairing
+from adapters.stream.announce import Publish, engine_info, game_started, move_played
 from rules.game import Game, Outcome
 from rules.registry import game_class
 from tei.driver import PlayResult

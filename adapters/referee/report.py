@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from adapters.referee.config import seats_per_game, team_game
-from adapters.referee.events import Event, GameOver, GameStarted, Standings
 from adapters.referee.game_loop import ADJUDICATED
 from adapters.referee.runner import MatchProgress
 from adapters.referee.stats import (
@@ -23,6 +22,14 @@ from adapters.referee.stats import (
     pair_stats,
     standings,
     team_standings,
+)
+from adapters.stream.events import (
+    Event,
+    GameOver,
+    GameStarted,
+    MatchStarted,
+    MatchStopping,
+    Standings,
 )
 from bots import compiled
 
@@ -294,10 +301,18 @@ def progress_text(table: Standings, elapsed: float, done_here: int, running: int
     return ", ".join(parts)
 
 
+#: what the terminal says when a match stops taking games (`MatchStopping.how`)
+STOPPING = {
+    "draining": "Interrupted: finishing the running games (Ctrl-C again to stop now)",
+    "stopping": "Stopping now; unfinished games are not recorded",
+    "sprt": "SPRT decided ({status}): finishing the running games",
+}
+
+
 class ConsoleReporter:
     """Prints progress: one line per finished game, and a progress line (games done, time
     elapsed and left, LLR) refreshed in place on a terminal or added to each game's line
-    elsewhere. Messages come from the runner (`__call__`), games from events (`on_event`).
+    elsewhere. Everything comes as events of the match (`on_event`, a bus subscriber).
     """
 
     def __init__(
@@ -337,8 +352,15 @@ class ConsoleReporter:
         self._status_shown = True
 
     def on_event(self, event: Event) -> None:
-        """Follow the match's events (subscribe this to the event bus)."""
-        if isinstance(event, GameStarted):
+        """Follow the match's events (subscribe this to the event bus): the one way in."""
+        if isinstance(event, MatchStarted):
+            if not self.quiet:
+                names = " vs ".join(event.players)
+                self._print(f"Match: {names}, {event.game_name}, {event.to_play} games to play")
+            self._began = self.clock()
+        elif isinstance(event, MatchStopping):
+            self._print(STOPPING[event.how].format(status=event.status))
+        elif isinstance(event, GameStarted):
             self._running.add(event.game)
             self._status()
         elif isinstance(event, GameOver):
@@ -358,20 +380,6 @@ class ConsoleReporter:
                 )
                 self._print(line if self.tty else f"{line} | {self._progress()}")
             self._status()
-
-    def __call__(self, event: str, progress: MatchProgress) -> None:
-        if event == "start":
-            if not self.quiet:
-                names = " vs ".join(e.name for e in progress.config.engines)
-                left = progress.total - len(progress.finished)
-                self._print(f"Match: {names}, {progress.config.game}, {left} games to play")
-            self._began = self.clock()
-        elif event == "draining":
-            self._print("Interrupted: finishing the running games (Ctrl-C again to stop now)")
-        elif event == "stopping":
-            self._print("Stopping now; unfinished games are not recorded")
-        elif event == "sprt":
-            self._print(f"SPRT decided ({progress.status}): finishing the running games")
 
     def close(self) -> None:
         if self._status_shown:

@@ -20,7 +20,7 @@ import attrs
 import trio
 
 from adapters.referee.adjudication import Adjudicator
-from adapters.referee.announce import Publish, game_over, match_standings
+from adapters.referee.announce import match_standings
 from adapters.referee.config import MatchConfig, seats_per_game
 from adapters.referee.engines import MatchError, probe_engines
 from adapters.referee.game_loop import GameResult, GameSettings, Player, engine_rules, play_game
@@ -35,6 +35,8 @@ from adapters.referee.schedule import (
 )
 from adapters.referee.state import FinishedGame, MatchState, StateWriter, new_run_id
 from adapters.referee.stats import GameScore, pair_stats
+from adapters.stream.announce import Publish, game_over
+from adapters.stream.events import Event, MatchStarted, MatchStopping
 from rules.game import Game, GameError
 from rules.registry import game_class
 from tei.driver import Transcript
@@ -46,7 +48,7 @@ log = logging.getLogger("referee")
 
 @attrs.define
 class MatchProgress:
-    """What the match knows so far (handed to the reporter after every game)."""
+    """What the match knows so far (its events go to the subscribers after every game)."""
 
     config: MatchConfig
     total: int
@@ -60,9 +62,6 @@ class MatchProgress:
 
     def scores(self) -> list[GameScore]:
         return [GameScore(g.seats, g.winners, g.group) for _, g in sorted(self.finished.items())]
-
-
-Reporter = Callable[[str, MatchProgress], None]
 
 
 def _notice(transcript: Transcript | None) -> Callable[[str, str], None]:
@@ -100,14 +99,13 @@ class Match:
         self,
         config: MatchConfig,
         *,
-        reporter: Reporter | None = None,
         state_path: str | Path | None = None,
         resume: MatchState | None = None,
         publish: Publish | None = None,
     ) -> None:
         self.config = config
-        self.reporter = reporter or (lambda event, progress: None)
-        #: receives the typed events of the match (see adapters.referee.events)
+        #: receives the typed events of the match (see adapters.stream.events): the
+        #: terminal, the live page and the JSON file are its subscribers
         self.publish = publish
         self.state_path = state_path
         self.resume = resume
@@ -204,7 +202,9 @@ class Match:
                 transcript=transcript,
                 timeout=config.timeout,
             )
-            self.reporter("start", self.progress)
+            names = tuple(engine.name for engine in config.engines)
+            left = self.progress.total - len(self.progress.finished)
+            self._emit(MatchStarted(names, config.game, left))
             self._announce_standings()
             try:
                 async with trio.open_nursery() as nursery:
@@ -271,10 +271,10 @@ class Match:
                 if signum == signal.SIGINT and not self._stopping:
                     self._stopping = True
                     self.progress.status = "interrupted"
-                    self.reporter("draining", self.progress)
+                    self._emit(MatchStopping("draining", self.progress.status))
                 else:
                     self.progress.status = "interrupted"
-                    self.reporter("stopping", self.progress)
+                    self._emit(MatchStopping("stopping", self.progress.status))
                     cancel_scope.cancel()
                     return
 
@@ -369,29 +369,31 @@ class Match:
         self.progress.finished[pairing.index] = finished
         self.progress.last = finished
         self._write_record(pairing.index, finished.record)
-        if self.publish is not None:
-            names = [self.config.engines[i].name for i in pairing.seats]
-            self.publish(
-                game_over(
-                    pairing.index,
-                    self.config.game,
-                    finished.code,
-                    finished.termination,
-                    finished.reason,
-                    finished.plies,
-                    finished.record,
-                    names,
-                    pairing.label,
-                    finished.detail,
-                )
+        names = [self.config.engines[i].name for i in pairing.seats]
+        self._emit(
+            game_over(
+                pairing.index,
+                self.config.game,
+                finished.code,
+                finished.termination,
+                finished.reason,
+                finished.plies,
+                finished.record,
+                names,
+                pairing.label,
+                finished.detail,
             )
-        self.reporter("game", self.progress)
+        )
         self._check_sprt()
         self._announce_standings()
 
-    def _announce_standings(self) -> None:
+    def _emit(self, event: Event) -> None:
+        """Publish `event` to the match's subscribers, if it has any."""
         if self.publish is not None:
-            self.publish(match_standings(self.progress))
+            self.publish(event)
+
+    def _announce_standings(self) -> None:
+        self._emit(match_standings(self.progress))
 
     def _write_record(self, index: int, text: str) -> None:
         assert self._writer is not None
@@ -409,4 +411,4 @@ class Match:
         if decision is not None:
             self._stopping = True
             self.progress.status = f"sprt {decision}"
-            self.reporter("sprt", self.progress)
+            self._emit(MatchStopping("sprt", self.progress.status))

@@ -40,7 +40,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from adapters.referee.event_bus import EventBus, Subscription, Update
+from adapters.stream.bus import EventBus, Subscription, Update
 from adapters.web.options import DEFAULT_MAX_WATCHERS, LiveAddressError
 
 log = logging.getLogger("tei.live")

@@ -23,9 +23,9 @@ from typing import TypeVar
 import trio
 from hypercorn.config import Sockets
 
-from adapters.referee.event_bus import EventBus
-from adapters.referee.events import Event
-from adapters.referee.live_state import LiveState
+from adapters.stream.bus import EventBus
+from adapters.stream.events import Event
+from adapters.stream.live_state import LiveState
 from adapters.web.live import Watchers, bind, serve_sockets
 from adapters.web.options import DEFAULT_MAX_WATCHERS
 

@@ -35,4 +35,3 @@ from tei.errors import TeiError as TeiError
 from tei.protocol_messages import MAX_COUNT as MAX_COUNT
 from tei.protocol_messages import MAX_TIME_MS as MAX_TIME_MS
 from tei.transcript import Transcript as Transcript
-

@@ -135,4 +135,23 @@ class Standings(_Event):
     sprt: SprtStatus | None = None
 
 
-Event = GameStarted | MovePlayed | EngineInfo | GameOver | Standings
+@attrs.frozen
+class MatchStarted(_Event):
+    """A match begins (its engines answered): who plays, which game, how many games."""
+
+    players: tuple[str, ...]
+    game_name: str
+    to_play: int
+
+
+@attrs.frozen
+class MatchStopping(_Event):
+    """A match stops taking new games: `how` is "draining" (the first Ctrl-C: the running
+    games are finished), "stopping" (the second: now, unfinished games unrecorded) or
+    "sprt" (the SPRT decided; `status` says how)."""
+
+    how: str
+    status: str
+
+
+Event = GameStarted | MovePlayed | EngineInfo | GameOver | Standings | MatchStarted | MatchStopping

@@ -22,8 +22,8 @@ from typing import Any
 import attrs
 import trio
 
-from adapters.referee.events import Event
-from adapters.referee.live_state import LiveState
+from adapters.stream.events import Event
+from adapters.stream.live_state import LiveState
 
 Listener = Callable[[Event], None]
 

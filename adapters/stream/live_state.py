@@ -14,11 +14,13 @@ from typing import Any
 
 import attrs
 
-from adapters.referee.events import (
+from adapters.stream.events import (
     EngineInfo,
     Event,
     GameOver,
     GameStarted,
+    MatchStarted,
+    MatchStopping,
     MovePlayed,
     Standings,
 )
@@ -119,6 +121,8 @@ class LiveState:
             finished = (*kept, done)
             records = {**self.records, event.game: event}
             return attrs.evolve(self, games=games, finished=finished, records=records, seq=seq)
+        if isinstance(event, MatchStarted | MatchStopping):
+            return attrs.evolve(self, seq=seq)  # the match's status comes with Standings
         found = self.games.get(event.game)
         if found is None:
             return attrs.evolve(self, seq=seq)
@@ -163,6 +167,8 @@ class LiveState:
                 done = [f.to_json() for f in self.finished if f.over.game == event.game]
                 kept = [f for f in out.get("finished", ()) if f["game"] != event.game]
                 out["finished"] = kept + done
+            elif isinstance(event, MatchStarted | MatchStopping):
+                continue
             elif str(event.game) not in out.setdefault("games", {}):  # else: already as now
                 view = self.games.get(event.game)
                 out["games"][str(event.game)] = None if view is None else view.to_json()
