@@ -1,7 +1,7 @@
 """Playing a match's games on a Dask cluster (`tei match --cluster ADDRESS`).
 
 The referee process is the Dask client and stays the single writer: it submits each
-scheduled game as a self-contained job (`cluster_worker.GameJob`), at most two per
+scheduled game as a self-contained job (`seat_pool.GameJob`), at most two per
 worker thread at once (one running, one waiting), and hands every result to the match as it
 arrives (records in schedule order, state, standings, SPRT), exactly as local workers
 do. A stop (SPRT decision, `--games` reached, the first Ctrl-C) submits nothing more
@@ -9,7 +9,8 @@ and cancels jobs no worker has started; running games finish and are recorded. A
 worker that dies mid-game loses nothing: Dask plays its job again elsewhere, and each
 scheduled game is recorded once.
 
-Dask's client API is synchronous here; it runs in worker threads of trio.
+`ClusterExecutor` is one of the match's two executors (`adapters.referee.executors`). Dask's
+client API is synchronous here; it runs in worker threads of trio.
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import trio
 
-from adapters.referee.cluster_worker import GameJob, play_job, project_version
+from adapters.referee.cluster_worker import play_job, project_version
 from adapters.referee.engines import MatchError
+from adapters.referee.seat_pool import GameJob
 
 if TYPE_CHECKING:
-    from adapters.referee.runner import Match
+    from adapters.referee.executors import GameQueue
 
 #: seconds without a scheduler before the match stops
 LOST_AFTER = 15.0
@@ -204,52 +206,55 @@ class _Client:
                 self.cluster.close(timeout=10)
 
 
-async def play_on_cluster(match: Match, address: ClusterAddress) -> None:
-    """Play the match's queued games on the cluster at `address`."""
-    dask = _Client(*await trio.to_thread.run_sync(_connect, address))
-    futures: dict[str, tuple[Any, Any]] = {}
-    run = uuid.uuid4().hex[:8]
-    try:
-        await trio.to_thread.run_sync(dask.check_versions)
-        cancelled = False
-        while True:
-            # one game waiting per worker thread besides the running ones: no worker idles
-            # while a result travels back and the next job travels out
-            capacity = 2 * await trio.to_thread.run_sync(dask.capacity)
-            while match.has_work() and len(futures) < capacity:
-                pairing = match.next_pairing()
-                job = GameJob(
-                    pairing,
-                    match.config.engines,
-                    match.settings,
-                    match.book[pairing.opening] if pairing.opening is not None else None,
-                    match=f"{os.getpid()}-{run}",
+class ClusterExecutor:
+    """The `Executor` of a match on the Dask cluster at `address`: each game taken is
+    one job (`play_job` on a worker), at most two waiting per worker thread."""
+
+    def __init__(self, address: ClusterAddress) -> None:
+        self.address = address
+
+    async def run(self, games: GameQueue) -> None:
+        dask = _Client(*await trio.to_thread.run_sync(_connect, self.address))
+        futures: dict[str, tuple[Any, GameJob]] = {}
+        run = uuid.uuid4().hex[:8]
+        try:
+            await trio.to_thread.run_sync(dask.check_versions)
+            cancelled = False
+            while True:
+                # one game waiting per worker thread besides the running ones: no worker
+                # idles while a result travels back and the next job travels out
+                capacity = 2 * await trio.to_thread.run_sync(dask.capacity)
+                while len(futures) < capacity and (job := games.take()) is not None:
+                    job = attrs.evolve(job, match=f"{os.getpid()}-{run}")
+                    key = f"tei-game-{run}-{job.pairing.index}"
+                    future = await trio.to_thread.run_sync(dask.submit, job, key)
+                    futures[future.key] = (future, job)
+                if not futures:
+                    return
+                if games.stopping and not cancelled:
+                    cancelled = True
+                    waiting = [f for f, _ in futures.values()]
+                    await trio.to_thread.run_sync(dask.cancel_waiting, waiting)
+                future = await trio.to_thread.run_sync(
+                    dask.next_done, [f for f, _ in futures.values()], abandon_on_cancel=True
                 )
-                key = f"tei-game-{run}-{pairing.index}"
-                future = await trio.to_thread.run_sync(dask.submit, job, key)
-                futures[future.key] = (future, pairing)
-            if not futures:
-                return
-            if match.stopping and not cancelled:
-                cancelled = True
-                await trio.to_thread.run_sync(dask.cancel_waiting, [f for f, _ in futures.values()])
-            match.progress.running = len(futures)
-            future = await trio.to_thread.run_sync(
-                dask.next_done, [f for f, _ in futures.values()], abandon_on_cancel=True
-            )
-            _, pairing = futures.pop(future.key)
-            if future.status == "cancelled":
-                continue
-            try:
-                result = await trio.to_thread.run_sync(dask.result, future)
-            except ClusterError:
-                raise
-            except Exception as exc:
-                raise ClusterError(f"game {pairing.label} failed on the cluster: {exc!r}") from exc
-            match.progress.running = len(futures)
-            match.game_done(result)
-    finally:
-        pending = [f for f, _ in futures.values()]
-        match.progress.running = 0
-        with trio.CancelScope(shield=True):
-            await trio.to_thread.run_sync(dask.close, pending)
+                _, job = futures.pop(future.key)
+                if future.status == "cancelled":
+                    games.dropped(job)
+                    continue
+                try:
+                    result = await trio.to_thread.run_sync(dask.result, future)
+                except ClusterError:
+                    games.dropped(job)
+                    raise
+                except Exception as exc:
+                    games.dropped(job)
+                    label = job.pairing.label
+                    raise ClusterError(f"game {label} failed on the cluster: {exc!r}") from exc
+                games.game_done(result)
+        finally:
+            pending = [f for f, _ in futures.values()]
+            for _, job in futures.values():
+                games.dropped(job)
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(dask.close, pending)

@@ -23,7 +23,8 @@ from adapters.referee.adjudication import Adjudicator
 from adapters.referee.announce import match_standings
 from adapters.referee.config import MatchConfig, seats_per_game
 from adapters.referee.engines import MatchError, probe_engines
-from adapters.referee.game_loop import GameResult, GameSettings, Player, engine_rules, play_game
+from adapters.referee.executors import Executor, LocalExecutor
+from adapters.referee.game_loop import GameResult, GameSettings, engine_rules
 from adapters.referee.openings import Opening, OpeningError, load_book
 from adapters.referee.records import OrderedWriter
 from adapters.referee.resume import Reconciled, check_state, reconcile
@@ -33,6 +34,7 @@ from adapters.referee.schedule import (
     make_schedule,
     pending,
 )
+from adapters.referee.seat_pool import GameJob
 from adapters.referee.state import FinishedGame, MatchState, StateWriter, new_run_id
 from adapters.referee.stats import GameScore, pair_stats
 from adapters.stream.announce import Publish, game_over
@@ -41,7 +43,6 @@ from rules.game import Game, GameError
 from rules.registry import game_class
 from tei.driver import Transcript
 from tei.errors import main_error
-from tei.seat import EngineSeat
 
 log = logging.getLogger("referee")
 
@@ -237,14 +238,15 @@ class Match:
     async def _play_queue(self, transcript: Transcript | None) -> None:
         """Play the queued games: in this process's workers, or on a cluster."""
         config = self.config
+        executor: Executor
         if config.cluster is not None:
-            from adapters.referee.cluster import ClusterAddress, play_on_cluster
+            from adapters.referee.cluster import ClusterAddress, ClusterExecutor
 
-            await play_on_cluster(self, ClusterAddress.parse(config.cluster))
-            return
-        async with trio.open_nursery() as workers:
-            for number in range(min(config.concurrency, len(self._queue))):
-                workers.start_soon(self._worker, number, transcript)
+            executor = ClusterExecutor(ClusterAddress.parse(config.cluster))
+        else:
+            workers = min(config.concurrency, len(self._queue))
+            executor = LocalExecutor(workers, config.timeout, transcript)
+        await executor.run(self)
 
     def _reconcile(self) -> Reconciled:
         """On resume: the records file checked against the state (adapters.referee.resume)."""
@@ -286,70 +288,29 @@ class Match:
     def stopping(self) -> bool:
         return self._stopping
 
-    def has_work(self) -> bool:
-        """True while games wait to be started and the match is not stopping."""
-        return bool(self._queue) and not self._stopping
+    def take(self) -> GameJob | None:
+        """The next game to play (counted as running), or None: none left or stopping."""
+        if not self._queue or self._stopping:
+            return None
+        pairing = self._queue.popleft()
+        self.progress.running += 1
+        opening = self.book[pairing.opening] if pairing.opening is not None else None
+        return GameJob(pairing, self.config.engines, self.settings, opening)
 
-    def next_pairing(self) -> Pairing:
-        """The next game to start (an executor takes it from the queue)."""
-        return self._queue.popleft()
-
-    async def _worker(self, number: int, transcript: Transcript | None) -> None:
-        seats: dict[int, EngineSeat] = {}
-        async with trio.open_nursery() as processes:
-            try:
-                while self.has_work():
-                    pairing = self.next_pairing()
-                    players = []
-                    for engine in pairing.seats:
-                        spec = self.config.engines[engine]
-                        if engine not in seats:
-                            label = spec.name
-                            if self.config.concurrency > 1:
-                                label = f"{spec.name}@{number + 1}"
-                            seats[engine] = EngineSeat(
-                                spec.launch,
-                                label=label,
-                                transcript=transcript,
-                                timeout=self.config.timeout,
-                                nursery=processes,
-                            )
-                        players.append(Player(spec, seats[engine], engine))
-                    self.progress.running += 1
-                    try:
-                        result = await play_game(
-                            pairing,
-                            players,
-                            self.settings,
-                            self.book[pairing.opening] if pairing.opening is not None else None,
-                            self.starts[pairing.opening],
-                            self.publish,
-                        )
-                    finally:
-                        self.progress.running -= 1
-                    for engine in result.restart:
-                        self.progress.restarts[engine] += 1
-                        await seats[engine].close()
-                    for engine in pairing.seats:
-                        if self.config.engines[engine].restart:
-                            await seats[engine].close()
-                    # rendering a Tak record judges its tak/tinue marks: off the event loop,
-                    # and shielded so that a finished game is never lost to a cancel
-                    with trio.CancelScope(shield=True):
-                        text = await trio.to_thread.run_sync(result.record.render)
-                    self.game_done(result, text)
-            finally:
-                with trio.CancelScope(shield=True):
-                    for seat in seats.values():
-                        await seat.close()
+    def dropped(self, job: GameJob) -> None:
+        """A game taken that will not be played (its executor stopped before it)."""
+        self.progress.running -= 1
 
     def game_done(self, result: GameResult, record: str | None = None) -> None:
         """Take in a finished game: state, standings, records in schedule order, SPRT.
         A game already taken in (a job played twice on a cluster) is ignored. `record`:
         the record already rendered (rendered here when None)."""
         pairing = result.pairing
+        self.progress.running -= 1
         if pairing.index in self.progress.finished:
             return
+        for engine in result.restart:
+            self.progress.restarts[engine] += 1
         finished = FinishedGame(
             index=pairing.index,
             seats=pairing.seats,
