@@ -278,6 +278,32 @@ def test_search_with_movetime_answers_the_bots_move() -> None:
     assert state.search is None
 
 
+def test_a_go_right_after_stop_waits_for_the_stopped_searchs_bestmove() -> None:
+    """GUIs send `stop`, `position`, `go` in one breath: the new search starts once the
+    stopped one has answered, on the position given before that `go`."""
+    state = make_state()
+    state.on_line("position startpos moves 1", 0.0)
+    first = start(state.on_line("go infinite", 0.0))
+    assert [type(e).__name__ for e in state.on_line("stop", 1.0)] == ["StopSearch"]
+    assert state.on_line("position startpos moves 1 2", 1.0) == []
+    assert state.on_line("go movetime 1000", 1.0) == []  # waits: no error, no search yet
+    state.on_line("position startpos", 1.0)  # a later position is not that go's
+    out = state.on_result(first.search_id, 2, None, 1.1)
+    assert lines(out) == ["bestmove 2"]  # the stopped search's answer comes first
+    second = start(out)
+    assert second.game.position_string() == "3/10/0"  # 1 + 2, not the later startpos
+    assert second.limits.movetime == 1000
+    assert lines(state.on_result(second.search_id, 2, None, 1.5)) == ["bestmove 2"]
+
+
+def test_a_go_while_searching_without_stop_is_an_error() -> None:
+    state = make_state()
+    state.on_line("position startpos", 0.0)
+    start(state.on_line("go infinite", 0.0))
+    out = lines(state.on_line("go movetime 10", 0.5))
+    assert len(out) == 1 and "go while a search is running" in out[0]
+
+
 def test_bot_info_becomes_info_lines() -> None:
     state = make_state()
     state.on_line("position startpos", 0.0)

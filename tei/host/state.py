@@ -89,6 +89,8 @@ class HostState:
         self.game: Game[Any] | None = None
         self._position_key: tuple[Any, ...] | None = None
         self.search: _Search | None = None
+        #: a `go` (and its position) sent after `stop`, before the stopped search answered
+        self._waiting_go: tuple[p.Go, Game[Any] | None] | None = None
         #: input has ended: exit as soon as no search is running
         self.exiting = False
         self._next_id = 0
@@ -173,7 +175,7 @@ class HostState:
         if s.answer is None and s.soft is None:
             return self._stop(now)
         if s.answer is not None:
-            return self._answer(s.answer)
+            return self._answer(s.answer, now)
         return []
 
     def on_info(self, search_id: int, info: base.Info, now: float) -> list[Effect]:
@@ -230,16 +232,16 @@ class HostState:
         if s is None or s.id != search_id or s.answer is not None:
             return []
         if error is not None:
-            return [_error(f"bot failed: {error}"), *self._fallback()]
+            return [_error(f"bot failed: {error}"), *self._fallback(now)]
         try:
             text = s.root.format_action(action)
             s.root.parse_action(text)
         except Exception as exc:
-            return [_error(f"bot returned an illegal action ({exc})"), *self._fallback()]
+            return [_error(f"bot returned an illegal action ({exc})"), *self._fallback(now)]
         if s.held and not s.stopped:  # go infinite: bestmove only after stop
             s.answer = text
             return []
-        return self._answer(text)
+        return self._answer(text, now)
 
     def on_time(self, now: float) -> list[Effect]:
         """Time passed: stop a search at its soft deadline, answer for it at the hard one."""
@@ -255,7 +257,7 @@ class HostState:
         if s.hard is not None and now >= s.hard:
             out += [
                 send_info("the bot overran its time; answering for it"),
-                *self._fallback(),
+                *self._fallback(now),
             ]
         return out
 
@@ -389,16 +391,26 @@ class HostState:
         self._position_key = (*key, moves)
         return []
 
-    def _go(self, go: p.Go, now: float) -> list[Effect]:
+    def _go(
+        self, go: p.Go, now: float, waited: tuple[Game[Any] | None] | None = None
+    ) -> list[Effect]:
+        """Start a search of the position set last (or of `waited[0]`, the position of a
+        `go` that waited). A `go` that comes
+        after `stop` but before the stopped search's `bestmove` waits for that answer
+        (GUIs send `stop`, `position`, `go` in one breath); one without `stop` is an error."""
         if self.search is not None:
-            return [_error("go while a search is running; send stop first")]
+            if not self.search.stopped:
+                return [_error("go while a search is running; send stop first")]
+            current = self.game.copy() if self.game is not None else None
+            self._waiting_go = (go, current)
+            return []
         out: list[Effect] = []
         if go.skipped:
             skipped = quote(" ".join(go.skipped))
             out.append(send_info(f"ignored go words: {skipped}"))
         go, clamped = clamp_times(go)
         out += [send_info(f"go: {note}") for note in clamped]
-        game = self.game
+        game = self.game if waited is None else waited[0]
         if game is None:
             return [*out, _error("go without a valid position"), Send("bestmove --")]
         try:
@@ -433,7 +445,7 @@ class HostState:
         if s is None:
             return []
         if s.answer is not None:
-            return self._answer(s.answer)
+            return self._answer(s.answer, now)
         out: list[Effect] = []
         if not s.stopped:
             s.stopped = True
@@ -443,7 +455,7 @@ class HostState:
         return out
 
     # ---- answers -------------------------------------------------------------------------
-    def _answer(self, text: str | None) -> list[Effect]:
+    def _answer(self, text: str | None, now: float) -> list[Effect]:
         s = self.search
         self.search = None
         out: list[Effect] = []
@@ -452,9 +464,12 @@ class HostState:
         out.append(Send(p.BestMove(text).to_line()))
         if self.exiting:
             out.append(Exit())
+        elif self._waiting_go is not None:
+            (go, game), self._waiting_go = self._waiting_go, None
+            out += self._go(go, now, (game,))
         return out
 
-    def _fallback(self) -> list[Effect]:
+    def _fallback(self, now: float) -> list[Effect]:
         """Answer for a bot that failed or overran: its last pv move if legal, else the
         first legal action. During `go infinite` the answer still waits for `stop`."""
         s = self.search
@@ -475,4 +490,4 @@ class HostState:
         if s.held and not s.stopped and text is not None:
             s.answer = text
             return []
-        return self._answer(text)
+        return self._answer(text, now)
