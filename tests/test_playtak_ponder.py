@@ -61,7 +61,9 @@ async def test_a_pondering_bot_stops_its_ponder_when_the_opponent_moves(tmp_path
     lines = engine_and_game_lines((tmp_path / "bot.log").read_text())
     ponders = [i for i, line in enumerate(lines) if line == "> go infinite"]
     assert ponders, "no ponder search in the engine traffic"
-    assert lines.count("> teinewgame 4") == 1  # the engine keeps its table all game
+    # the engine keeps its table all game: one teinewgame per engine process (a process
+    # restarted after a stall, as can happen on a loaded machine, is told the game again)
+    assert lines.count("> teinewgame 4") == lines.count("> tei") >= 1
     stopped_by_a_move = 0
     for i in ponders:
         position = lines[i - 1]
