@@ -55,7 +55,7 @@ def settings(args: argparse.Namespace, adjudicate: bool) -> dict[str, Any]:
 
 
 def run_match(match_settings: dict[str, Any]) -> tuple[MatchProgress, float]:
-    match = Match(build_config(match_settings))
+    match = Match.open(build_config(match_settings))
     started = time.perf_counter()
     progress = trio.run(lambda: match.run(handle_signals=False))
     return progress, time.perf_counter() - started

@@ -135,7 +135,7 @@ async def whole_match(
         "max_plies": plies,
         "records": str(tmp / "games.ptn"),
     }
-    match = Match(build_config(settings), state_path=tmp / "games.state")
+    match = Match.open(build_config(settings), state_path=tmp / "games.state")
     start = time.perf_counter()
     progress = await match.run(handle_signals=False)
     assert len(progress.finished) == games

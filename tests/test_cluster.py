@@ -163,7 +163,7 @@ async def test_a_killed_worker_loses_no_game(cluster: Cluster, tmp_path: Path) -
         cluster=cluster.address,
         each={"st": "0.02"},
     )
-    match = Match(build_config(match_settings), state_path=state)
+    match = Match.open(build_config(match_settings), state_path=state)
     killed: list[int] = []
 
     def on_event(event: Event) -> None:
@@ -189,12 +189,12 @@ async def test_sprt_stops_early_and_a_missing_engine_is_a_per_game_fault(
         cluster=cluster.address,
         sprt=["elo0=0", "elo1=200", "alpha=0.05", "beta=0.05"],
     )
-    progress = await Match(build_config(match_settings)).run(handle_signals=False)
+    progress = await Match.open(build_config(match_settings)).run(handle_signals=False)
     assert progress.status == "sprt H1"
     assert 2 <= len(progress.finished) < 60
 
     faulty = settings([MISSING_ON_WORKERS, {"bot": "random"}], games=2, cluster=cluster.address)
-    progress = await Match(build_config(faulty)).run(handle_signals=False)
+    progress = await Match.open(build_config(faulty)).run(handle_signals=False)
     assert progress.status == "finished"
     for game in progress.finished.values():
         assert game.termination == "crashed" and game.culprit == 0
@@ -214,7 +214,7 @@ async def test_workers_of_another_version_are_refused_before_any_game(tmp_path: 
             cluster=running.address,
         )
         with pytest.raises(ClusterError, match=r"another version.*0\.0\.0-other"):
-            await Match(build_config(match_settings)).run(handle_signals=False)
+            await Match.open(build_config(match_settings)).run(handle_signals=False)
         assert not out.exists() or out.read_text() == ""
     finally:
         running.close()

@@ -72,7 +72,7 @@ async def test_a_browser_sees_the_board_change_and_the_standings_update(
         }
     )
     bus = EventBus(LiveState(title="browser test"))
-    match = Match(config, publish=bus.publish)
+    match = Match.open(config, publish=bus.publish)
     url = await nursery.start(serve_live, bus, "127.0.0.1", 0)
 
     async def play() -> None:

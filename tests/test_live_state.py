@@ -259,7 +259,7 @@ async def test_a_match_publishes_starts_moves_infos_results_and_standings() -> N
     bus = EventBus()
     heard: list[object] = []
     bus.listen(heard.append)
-    match = Match(config, publish=bus.publish)
+    match = Match.open(config, publish=bus.publish)
     progress = await match.run(handle_signals=False)
     assert progress.status == "sprt H1"  # one won pair decides +-600 Elo
     kinds = [type(e).__name__ for e in heard]

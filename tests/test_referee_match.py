@@ -249,8 +249,8 @@ def test_openings_plies_cuts_the_book(tmp_path: Path) -> None:
     book = tmp_path / "book.txt"
     book.write_text("a1 d4 b2\n")
     base = settings([refbot("good"), refbot("good", name="b")], openings=[str(book)])
-    assert Match(build_config({**base, "openings_plies": 1})).book[0].moves == ("a1",)
-    assert Match(build_config(base)).book[0].moves == ("a1", "d4", "b2")
+    assert Match.open(build_config({**base, "openings_plies": 1})).book[0].moves == ("a1",)
+    assert Match.open(build_config(base)).book[0].moves == ("a1", "d4", "b2")
 
 
 @pytest.mark.parametrize(

@@ -290,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{settings['records']}.state" if settings.get("records") else None
             )
         config = build_config(settings)
-        match = Match(config, state_path=state_path, resume=state)
+        match = Match.open(config, state_path=state_path, resume=state)
     except (MatchError, StateError) as exc:
         return usage_error("match", exc)
     warning = alignment_warning(config.games, len(match.schedule[0].seats))

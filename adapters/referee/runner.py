@@ -12,7 +12,7 @@ from __future__ import annotations
 import collections
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,26 +103,22 @@ class Match:
         state_path: str | Path | None = None,
         resume: MatchState | None = None,
         publish: Publish | None = None,
+        book: Sequence[Opening] = (),
     ) -> None:
+        """No I/O: the openings come as `book` (`Match.open` reads them from the config's
+        file); files are opened by `run`."""
         self.config = config
         #: receives the typed events of the match (see adapters.stream.events): the
         #: terminal, the live page and the JSON file are its subscribers
         self.publish = publish
         self.state_path = state_path
         self.resume = resume
-        self.book: list[Opening] = []
+        self.book: list[Opening] = list(book)
         self.starts: dict[int | None, Game[Any]] = {}
         try:
-            cls = game_class(config.game)
-            if config.openings:
-                self.book = load_book(config.openings, config.openings_format)
-                if config.openings_plies is not None:
-                    self.book = [
-                        attrs.evolve(o, moves=o.moves[: config.openings_plies]) for o in self.book
-                    ]
             for index, opening in enumerate(self.book):
                 self.starts[index] = opening.start(config.game, dict(config.rules))
-            self.starts[None] = cls.new(dict(config.rules))
+            self.starts[None] = game_class(config.game).new(dict(config.rules))
         except (OpeningError, GameError) as exc:
             raise MatchError(str(exc)) from None
         self.schedule = build_schedule(config, len(self.book))
@@ -147,6 +143,27 @@ class Match:
         self._stopping = False
         self._writer: OrderedWriter | None = None
         self._state: StateWriter | None = None
+
+    @classmethod
+    def open(
+        cls,
+        config: MatchConfig,
+        *,
+        state_path: str | Path | None = None,
+        resume: MatchState | None = None,
+        publish: Publish | None = None,
+    ) -> Match:
+        """A match with its openings read from `config.openings` (cut to
+        `config.openings_plies`); MatchError names a bad book or opening."""
+        book: list[Opening] = []
+        if config.openings:
+            try:
+                book = load_book(config.openings, config.openings_format)
+            except OpeningError as exc:
+                raise MatchError(str(exc)) from None
+            if config.openings_plies is not None:
+                book = [attrs.evolve(o, moves=o.moves[: config.openings_plies]) for o in book]
+        return cls(config, state_path=state_path, resume=resume, publish=publish, book=book)
 
     # ---- the match ---------------------------------------------------------------------
     async def run(self, *, handle_signals: bool = True) -> MatchProgress:

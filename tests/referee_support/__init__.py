@@ -41,5 +41,5 @@ async def play(
     """Run a match in this process (no signal handling)."""
     config = build_config(match_settings)
     saved = read_state(state) if resume and state is not None else None
-    match = Match(config, state_path=state, resume=saved)
+    match = Match.open(config, state_path=state, resume=saved)
     return await match.run(handle_signals=False)
