@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 
 class TeiError(Exception):
     """Base of tei's errors: the codec's `ProtocolError`, the driver's `EngineError`, ..."""
@@ -17,7 +19,9 @@ def leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
 
 def main_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
     """The one exception that says what happened in a nursery's group (the house's one
-    rule): the first leaf that is not a cancellation (`trio.Cancelled`, found by name so
-    this module needs no trio), else the first leaf."""
+    rule): the first leaf that is not a `trio.Cancelled`, else the first leaf. (A group
+    can only hold a `Cancelled` once trio is imported, so this module need not import it.)"""
     found = leaves(group)
-    return next((e for e in found if type(e).__name__ != "Cancelled"), found[0])
+    trio = sys.modules.get("trio")
+    cancelled: type[BaseException] | tuple[()] = trio.Cancelled if trio is not None else ()
+    return next((e for e in found if not isinstance(e, cancelled)), found[0])

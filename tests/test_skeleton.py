@@ -42,11 +42,11 @@ def test_limits_clock_and_the_hosts_budget() -> None:
     assert limits.clock(0) == (10_000, 100)
     assert limits.clock(1) == (5_000, 200)
     go = p.Go(wtime=10_000, btime=5_000, winc=100, binc=200)
-    budget = budget_ms(go, 1)
+    budget = budget_ms(limits, 1)
     assert budget is not None and 0 < budget <= 2_500
     assert limits_of(go, 1) == attrs.evolve(limits, cap_ms=budget)
-    assert budget_ms(p.Go(infinite=True), 0) is None
-    assert budget_ms(p.Go(movetime=1000), 0) == 950
+    assert budget_ms(Limits(infinite=True), 0) is None
+    assert budget_ms(Limits(movetime=1000), 0) == 950
 
 
 def test_seeded_bots_repeat_their_choices() -> None:

@@ -1,12 +1,10 @@
 """The worker side of a match on a Dask cluster: one game is one self-contained job.
 
-A `GameJob` holds everything a worker needs to play one scheduled game: the engines of
-its seats (command lines, resolved on the worker), the game settings and the opening.
-`play_job` plays it and returns the `GameResult` (`seat_pool.GameJob`, as a local worker
-plays it); the referee process writes records,
-state and standings. Each worker process keeps its engine processes between jobs in one
-background trio thread (`_EnginePool`), as a local worker does between games, so a job
-costs no engine start unless the engine must be restarted.
+`play_job` plays a `seat_pool.GameJob` (command lines resolved on the worker) with the
+same `SeatPool` a local worker uses and returns the `GameResult`; the referee process
+writes records, state and standings. Each worker process keeps its seats between jobs in
+one background trio thread (`_EnginePool`), as a local worker does between games, so a
+job costs no engine start unless the engine must be restarted.
 
 Nothing here is imported by the referee unless a match runs on a cluster.
 """

@@ -31,7 +31,6 @@ from tei.transcript import FROM_ENGINE, TO_ENGINE, Transcript
 
 __all__ = ["HostConfig", "HostSetupError", "HostState", "serve", "serve_lines"]
 
-#: longest input line (bytes) the host reads; a longer one gets an error and is dropped
 #: input lines that may wait unread before the reader is held back
 QUEUED_LINES = 256
 #: the longest single wait (seconds) on the event queue; a later deadline is waited for again

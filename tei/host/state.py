@@ -395,9 +395,9 @@ class HostState:
         self, go: p.Go, now: float, waited: tuple[Game[Any] | None] | None = None
     ) -> list[Effect]:
         """Start a search of the position set last (or of `waited[0]`, the position of a
-        `go` that waited). A `go` that comes
-        after `stop` but before the stopped search's `bestmove` waits for that answer
-        (GUIs send `stop`, `position`, `go` in one breath); one without `stop` is an error."""
+        `go` that waited). A `go` that comes after `stop` but before the stopped search's
+        `bestmove` waits for that answer (GUIs send `stop`, `position`, `go` in one
+        breath); one without `stop` is an error."""
         if self.search is not None:
             if not self.search.stopped:
                 return [_error("go while a search is running; send stop first")]

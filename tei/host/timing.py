@@ -32,7 +32,7 @@ def clamp_times(go: p.Go) -> tuple[p.Go, list[str]]:
     return (attrs.evolve(go, **changes) if changes else go), notes
 
 
-def budget_ms(limits: p.GoLimits, seat: int, moves_left: int = 8) -> float | None:
+def budget_ms(limits: Limits, seat: int, moves_left: int = 8) -> float | None:
     """The most one move may take (the host's rule), or None when only stop/depth/nodes
     end it: an eighth of the clock (or of it over `movestogo`) plus most of the
     increment, at most half the clock. The host stops a search there; bots get it as
@@ -42,10 +42,10 @@ def budget_ms(limits: p.GoLimits, seat: int, moves_left: int = 8) -> float | Non
     budgets: list[float] = []
     if limits.movetime is not None:
         budgets.append(max(1.0, limits.movetime * 0.95))
-    left, inc = (limits.wtime, limits.winc) if seat % 2 == 0 else (limits.btime, limits.binc)
+    left, inc = limits.clock(seat)
     if left is not None:
         togo = limits.movestogo or moves_left
-        share = left / max(1, togo) + (inc or 0) * 0.8
+        share = left / max(1, togo) + inc * 0.8
         budgets.append(max(1.0, min(share, left * 0.5)))
     return min(budgets) if budgets else None
 
@@ -67,4 +67,5 @@ def search_deadlines(limits: Limits) -> tuple[float | None, float | None]:
 
 def limits_of(go: p.Go, seat: int) -> Limits:
     """The bot's limits of a `go` for the side `seat`, with the host's cap (`budget_ms`)."""
-    return Limits(**go.limit_values(), cap_ms=budget_ms(go, seat))
+    limits = Limits(**go.limit_values())
+    return attrs.evolve(limits, cap_ms=budget_ms(limits, seat))
