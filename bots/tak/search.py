@@ -301,8 +301,10 @@ class Searcher:
                 return WIN - ply - 1
         else:
             theirs = 0
+        threat_sq = -1  # the opponent's road-in-one squares, once computed
         if depth <= 0:
-            threats = self.threat_squares(board, theirs, empty).bit_count() if theirs else 0
+            threat_sq = self.threat_squares(board, theirs, empty) if theirs else 0
+            threats = threat_sq.bit_count()
             if not threats or ply >= self.max_ply:
                 key = board.hash
                 value = self.evals.get(key)
@@ -331,7 +333,8 @@ class Searcher:
                 elif value <= alpha:
                     return value
         # the opponent's road-in-one squares: blocks are searched first, and no pruning
-        threat_sq = self.threat_squares(board, theirs, empty) if theirs else 0
+        if threat_sq < 0:
+            threat_sq = self.threat_squares(board, theirs, empty) if theirs else 0
         # reverse futility pruning: near the horizon of a null-window search, a static
         # value above beta by a margin per ply left fails high at once (not under a road
         # threat; the side to move has no road in one, checked above)
