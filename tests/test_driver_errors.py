@@ -233,3 +233,18 @@ async def test_a_huge_clock_is_clamped_and_logged() -> None:
     notes = [e.line for e in transcript if e.direction == NOTE]
     assert f"wtime 200000000000000 clamped to {2**31 - 1}" in notes
     assert "btime -5 clamped to 0" in notes
+
+
+async def test_an_engine_that_stops_reading_its_input_stalls_a_send(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A write the engine never takes in (its input pipe full, the engine busy) ends in
+    EngineStalled after SEND_TIMEOUT, even though sends are shielded from cancellation."""
+    monkeypatch.setattr("tei.driver.engine.SEND_TIMEOUT", 0.5)
+    async with open_engine(fake("no-read-while-searching", "--delay", "10")) as engine:
+        await engine.send("position startpos")
+        await engine.send("go movetime 20000")  # it stops reading while it searches
+        started = trio.current_time()
+        with pytest.raises(EngineStalled, match="reading of its input"):
+            await engine.send("x" * (1 << 20))  # far more than a pipe holds
+        assert trio.current_time() - started < 5

@@ -66,6 +66,9 @@ class PlayResult:
     line: str = ""
 
 
+#: seconds a line may take to be taken in (an engine that does not read its input)
+SEND_TIMEOUT = 10.0
+
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -194,10 +197,21 @@ class Engine:
 
     # ---- raw traffic -------------------------------------------------------------------
     async def send(self, message: GuiMessage | str) -> None:
-        """Send one message (or a raw line) as it is."""
+        """Send one message (or a raw line) as it is.
+
+        The connection counts it sent, so it is written whole even when the caller is
+        cancelled meanwhile (a `go` cut off would leave the connection waiting for a
+        search the engine never began); the cancellation is delivered after. An engine
+        that does not take the line in within SEND_TIMEOUT seconds is EngineStalled."""
         line = message if isinstance(message, str) else message.to_line()
         self.connection.sent(message)
-        await self._process.send_line(line)
+        with trio.CancelScope(shield=True) as scope:
+            scope.deadline = trio.current_time() + SEND_TIMEOUT
+            await self._process.send_line(line)
+        if scope.cancelled_caught:
+            stderr = self._process.stderr
+            raise EngineStalled(self.name, "reading of its input", SEND_TIMEOUT, stderr)
+        await trio.lowlevel.checkpoint_if_cancelled()
 
     async def receive_line(self, timeout: float | None = None) -> str:
         """The next line from the engine; EngineTerminated at end of output, EngineStalled

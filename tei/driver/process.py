@@ -29,7 +29,7 @@ from typing import Any, Generic, TypeVar
 
 import trio
 
-from tei.driver.errors import EngineStalled, EngineTerminated
+from tei.driver.errors import EngineTerminated
 from tei.driver.reaper import MARKER, kill_tree, preexec, wait_gone
 from tei.lines import LineSplitter
 from tei.transcript import FROM_ENGINE, STDERR, TO_ENGINE, Transcript
@@ -40,8 +40,6 @@ log = logging.getLogger("tei.driver")
 #: seconds the output of an engine that exited may take to end after its descendants
 #: were killed, before it is closed by force
 EXIT_DRAIN = 1.0
-#: seconds a line may take to be written (the engine does not read its input)
-SEND_TIMEOUT = 10.0
 
 E = TypeVar("E")
 
@@ -250,25 +248,15 @@ class EngineProcess(Generic[E]):
                 await self.process.stdout.aclose()
 
     async def send_line(self, line: str) -> None:
-        """Write one line to the engine; EngineTerminated if its input is closed.
-
-        A line is written whole or not begun: a cancellation waits until the line is out
-        (the connection already counts it sent; a `go` cut off would leave it waiting for
-        a search the engine never began), then is delivered. An engine that does not read
-        its input for SEND_TIMEOUT seconds is EngineStalled."""
+        """Write one line to the engine; EngineTerminated if its input is closed."""
         self._record(TO_ENGINE, line)
         stream = self.process.stdin
         try:
-            with trio.CancelScope(shield=True) as scope:
-                scope.deadline = trio.current_time() + SEND_TIMEOUT
-                async with self._send_lock:
-                    await stream.send_all((line + "\n").encode("utf-8"))
+            async with self._send_lock:
+                await stream.send_all((line + "\n").encode("utf-8"))
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             code = await self.exit_code(0.5)
             raise EngineTerminated(self.name, code, f"sending {line!r}", self.stderr) from exc
-        if scope.cancelled_caught:
-            raise EngineStalled(self.name, "reading of its input", SEND_TIMEOUT, self.stderr)
-        await trio.lowlevel.checkpoint_if_cancelled()
 
     async def receive(self) -> E | None:
         """What `on_line` made of the next stdout line, or None once the output ended."""
