@@ -9,6 +9,7 @@ import pytest
 import trio
 import websocket
 
+from adapters.playtak.protocol import MAX_LINE
 from adapters.playtak.server.listeners import LocalServer
 from adapters.playtak.server.lobby import ServerSettings
 from tests.playtak_support.guard import loopback_only  # noqa: F401
@@ -382,3 +383,15 @@ async def test_a_seek_for_one_opponent_is_refused_to_others(start_server: StartS
     await carol.expect("Game Start 1 alice vs carol black*")
     for client in (alice, bobby, carol):
         await client.aclose()
+
+
+async def test_a_client_sending_an_endless_line_is_dropped(start_server: StartServer) -> None:
+    server = await start_server()
+    alice = await LineClient.logged_in(server.tcp_port or 0, "alice")
+    watcher = await LineClient.logged_in(server.tcp_port or 0, "bobby")
+    await alice.stream.send_all(b"Shout " + b"x" * (MAX_LINE + 10))  # no newline, ever
+    await alice.closed()
+    assert "alice" not in server.core.online  # gone, and the server serves the others
+    await watcher.send("PING")
+    assert await watcher.expect("OK")
+    await watcher.aclose()
