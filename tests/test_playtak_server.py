@@ -391,7 +391,8 @@ async def test_a_client_sending_an_endless_line_is_dropped(start_server: StartSe
     watcher = await LineClient.logged_in(server.tcp_port or 0, "bobby")
     await alice.stream.send_all(b"Shout " + b"x" * (MAX_LINE + 10))  # no newline, ever
     await alice.closed()
-    assert "alice" not in server.core.online  # gone, and the server serves the others
-    await watcher.send("PING")
+    await watcher.expect('OnlinePlayers ["bobby"]')  # alice is gone for the others too
+    assert "alice" not in server.core.online
+    await watcher.send("PING")  # and the server serves the others
     assert await watcher.expect("OK")
     await watcher.aclose()
