@@ -13,9 +13,7 @@ from rules.game import (
     OptionSpec,
     Outcome,
     PositionError,
-    TeiRules,
     bool_word,
-    tei_rules,
     validate_options,
 )
 from rules.registry import GAME_NAMES, game_class, new_game
@@ -32,10 +30,8 @@ __all__ = [
     "OptionSpec",
     "Outcome",
     "PositionError",
-    "TeiRules",
     "bool_word",
     "game_class",
     "new_game",
-    "tei_rules",
     "validate_options",
 ]

@@ -184,42 +184,6 @@ def validate_options(
 
 
 @attrs.frozen
-class TeiRules:
-    """What engines are told of a game's rules options.
-
-    `size` goes in `teinewgame` (the given size or the default; None: the game has no
-    board size). `settings` are the `setoption` (TEI name, value) pairs in spec order:
-    each told option that was given, and each `always` one (at its default when not
-    given). `neutral` holds the TEI names whose value is the game's default: an engine
-    that does not declare such an option plays these rules anyway.
-    """
-
-    size: int | None
-    settings: tuple[tuple[str, str], ...]
-    neutral: frozenset[str]
-
-
-def tei_rules(specs: Sequence[OptionSpec], checked: Mapping[str, str]) -> TeiRules:
-    """Map validated options (`validate_options`' result) to what engines are told."""
-    size: int | None = None
-    settings: list[tuple[str, str]] = []
-    neutral: set[str] = set()
-    for spec in specs:
-        if spec.tei is None:
-            continue
-        value = checked.get(spec.name, spec.default)
-        if spec.newgame:
-            size = int(value)
-            continue
-        if value == "" or (spec.name not in checked and not spec.always):
-            continue
-        settings.append((spec.tei, value))
-        if value == spec.default:
-            neutral.add(spec.tei)
-    return TeiRules(size, tuple(settings), frozenset(neutral))
-
-
-@attrs.frozen
 class Outcome:
     """How a finished game ended.
 
@@ -277,11 +241,6 @@ class Game(ABC, Generic[A]):
         implied options added); OptionError names the bad option and value. Games with
         rules linking options (Tak's komi, Traxit's teams) extend this."""
         return validate_options(cls.option_specs(), options, cls.name.capitalize())
-
-    @classmethod
-    def tei_rules(cls, options: Mapping[str, Any] | None) -> TeiRules:
-        """What engines are told of these options (see `rules.options.tei_rules`)."""
-        return tei_rules(cls.option_specs(), cls.validate_options(options))
 
     @classmethod
     def record_tags(cls, options: Mapping[str, str]) -> tuple[tuple[str, str], ...]:

@@ -95,7 +95,7 @@ async def test_an_engine_that_exits_on_any_setoption_is_sent_none() -> None:
     transcript = Transcript()
     argv = fake("strict", "--crash-on", "setoption")
     async with open_engine(argv, transcript=transcript) as engine:
-        await engine.new_game("tak", {"size": "4", "halfkomi": "0", "players": "2"})
+        await engine.new_game("tak", {"size": "4", "halfkomi": "0"})
         game = PlaceGame(4)
         for _ in range(4):
             result = await engine.play(game, CLOCK, deadline=trio.current_time() + 30)

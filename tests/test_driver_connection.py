@@ -21,6 +21,7 @@ from tei.driver.connection import (
     build_go,
 )
 from tei.driver.options import OptionRefused
+from tei.game_rules import TeiSettings
 from tei.protocol import Go, GuiMessage, Score, SetOption, TeiNewGame
 
 HANDSHAKE_LINES = [
@@ -84,7 +85,7 @@ def test_one_validator_for_options() -> None:
 
 def test_new_game_messages_and_refusals() -> None:
     conn = shaken()
-    messages = conn.new_game_messages("tak", {"size": "6", "halfkomi": "4"})
+    messages = conn.new_game_messages(conn.settings_for("tak", {"size": "6", "halfkomi": "4"}))
     assert send_all(conn, messages) == [
         "setoption name Game value tak",
         "setoption name HalfKomi value 4",
@@ -96,7 +97,9 @@ def test_new_game_messages_and_refusals() -> None:
     assert conn.refusal("trike", {"size": "9"}) is None
     legacy = shaken(["id name Old", "teiok"])
     assert "HalfKomi" in (legacy.refusal("tak", {"halfkomi": "4"}) or "")
-    assert send_all(legacy, legacy.new_game_messages("tak", {})) == ["teinewgame 5"]
+    assert send_all(legacy, legacy.new_game_messages(legacy.settings_for("tak", {}))) == [
+        "teinewgame 5"
+    ]
 
 
 def test_new_game_is_needed_when_game_or_rules_change_and_not_otherwise() -> None:
@@ -104,17 +107,20 @@ def test_new_game_is_needed_when_game_or_rules_change_and_not_otherwise() -> Non
     six = {"size": "6", "halfkomi": "4"}
     game = new_game("tak", six)
     assert conn.needs_new_game(game, six)  # nothing sent yet
-    send_all(conn, conn.new_game_messages("tak", six))
+    send_all(conn, conn.new_game_messages(conn.settings_for("tak", six)))
     assert not conn.needs_new_game(game, six)
     game.play_text("a1")
     assert not conn.needs_new_game(game, six)  # the same game, one ply on
     assert not conn.needs_new_game(game.copy(), six)  # a copy continues it
     assert not conn.needs_new_game(game)  # rules not given: the last ones
     assert not conn.needs_new_game(game, {"HalfKomi": "4", "SIZE": "6"})
+    assert not conn.needs_new_game(game, {"komi": "2", "size": "6"})  # the same rules
+    assert not conn.needs_new_game(game, {**six, "repetition": "true"})  # not told engines
     assert conn.needs_new_game(game, {"size": "6"})  # komi changed
+    assert conn.needs_new_game(game, {"size": "six"})  # cannot be told: the new game refuses
     assert conn.needs_new_game(new_game("trike"))  # another game
-    assert conn.rules_for(new_game("tak", six), None) == six
-    assert conn.rules_for(new_game("trike", {"size": "9"}), None) == {"size": "9"}
+    assert conn.settings_for(new_game("tak", six)) == TeiSettings.of("tak", six)
+    assert conn.settings_for(new_game("trike", {"size": "9"})).size == 9
     assert conn.generation == 1
 
 
@@ -122,7 +128,7 @@ def test_a_game_key_tells_one_game_from_the_next_of_the_same_rules() -> None:
     conn = shaken()
     six = {"size": "6"}
     assert conn.needs_new_game("tak", six, game_key=1)  # nothing sent yet
-    send_all(conn, conn.new_game_messages("tak", six, game_key=1))
+    send_all(conn, conn.new_game_messages(conn.settings_for("tak", six), game_key=1))
     assert not conn.needs_new_game("tak", six, game_key=1)
     assert conn.needs_new_game("tak", six)  # no key is another key
     assert conn.needs_new_game("tak", six, game_key=2)  # the next game, same rules
@@ -136,15 +142,17 @@ def test_a_game_key_tells_one_game_from_the_next_of_the_same_rules() -> None:
 def test_the_engine_is_told_only_when_the_new_game_is_sent() -> None:
     conn = shaken()
     six = {"size": "6"}
-    messages = conn.new_game_messages("tak", six, game_key=1)
+    messages = conn.new_game_messages(conn.settings_for("tak", six), game_key=1)
     assert conn.told is None and conn.needs_new_game("tak", six, game_key=1)
     send_all(conn, messages[:-1])  # the send fails before `teinewgame`
     assert conn.needs_new_game("tak", six, game_key=1)
     assert conn.generation == 0
-    send_all(conn, conn.new_game_messages("tak", six, game_key=1))
+    send_all(conn, conn.new_game_messages(conn.settings_for("tak", six), game_key=1))
     assert not conn.needs_new_game("tak", six, game_key=1)
     assert conn.generation == 1
-    conn.new_game_messages("tak", {"size": "5"}, game_key=2)  # planned, never sent
+    conn.new_game_messages(
+        conn.settings_for("tak", {"size": "5"}), game_key=2
+    )  # planned, never sent
     assert conn.needs_new_game("tak", six, game_key=1)  # the old belief is gone too
 
 

@@ -7,11 +7,13 @@ import io
 import pytest
 
 from tei.driver.options import (
+    NewGamePlan,
     OptionRefused,
     declared_games,
     find_option,
     normalize_value,
     plan_new_game,
+    tei_settings,
 )
 from tei.protocol import OptionDecl, SizeDecl, TeiNewGame
 from tei.transcript import Transcript, TranscriptEntry
@@ -62,31 +64,48 @@ def test_values_outside_the_declaration_are_refused(decl: OptionDecl, value: str
         normalize_value(decl, value)
 
 
+def plan(
+    game: str,
+    rules: dict[str, str],
+    options: dict[str, OptionDecl],
+    sizes: SizeDecl | None = None,
+) -> NewGamePlan:
+    """The plan of a new game of `game` under `rules` (rules options)."""
+    return plan_new_game(tei_settings(game, rules), options, sizes)
+
+
 def test_games_default_to_tak() -> None:
     assert declared_games({}) == frozenset({"tak"})
     assert declared_games(table(GAME)) == frozenset({"tak", "trike", "traxit"})
 
 
 def test_legacy_tak_plan_sends_komi_and_size() -> None:
-    plan = plan_new_game("tak", {"size": "6", "halfkomi": "4"}, table(KOMI_COMBO))
-    assert plan.settings == (("HalfKomi", "4"),)
-    assert plan.teinewgame == TeiNewGame(6)
+    planned = plan("tak", {"size": "6", "halfkomi": "4"}, table(KOMI_COMBO))
+    assert planned.settings == (("HalfKomi", "4"),)
+    assert planned.teinewgame == TeiNewGame(6)
 
 
 def test_default_sizes_per_game() -> None:
-    assert plan_new_game("tak", {}, {}).teinewgame == TeiNewGame(5)
-    assert plan_new_game("trike", {}, table(GAME)).teinewgame == TeiNewGame(13)
-    assert plan_new_game("traxit", {}, table(GAME)).teinewgame == TeiNewGame(None)
+    assert plan("tak", {}, {}).teinewgame == TeiNewGame(5)
+    assert plan("trike", {}, table(GAME)).teinewgame == TeiNewGame(13)
+    assert plan("traxit", {}, table(GAME)).teinewgame == TeiNewGame(None)
 
 
 def test_game_is_selected_first_and_variant_options_follow() -> None:
-    plan = plan_new_game("traxit", {"players": "3", "teams": "false"}, table(PLAYERS, GAME))
-    assert plan.settings == (("Game", "traxit"), ("Players", "3"))
+    planned = plan("traxit", {"players": "3", "teams": "false"}, table(PLAYERS, GAME))
+    assert planned.settings == (("Game", "traxit"), ("Players", "3"))
 
 
 def test_neutral_values_need_no_option() -> None:
-    plan = plan_new_game("tak", {"halfkomi": "0", "players": "2", "shortgame": "no"}, {})
-    assert plan.settings == ()
+    assert plan("tak", {"halfkomi": "0"}, {}).settings == ()
+    traxit = plan("traxit", {"players": "2", "shortgame": "no"}, table(GAME))
+    assert traxit.settings == (("Game", "traxit"),)
+
+
+def test_rules_the_game_does_not_take_are_refused_by_name() -> None:
+    with pytest.raises(OptionRefused, match="players") as caught:
+        plan("tak", {"players": "2"}, table(GAME))
+    assert caught.value.name == "players"
 
 
 @pytest.mark.parametrize(
@@ -106,19 +125,19 @@ def test_unplayable_rules_are_refused(
     game: str, rules: dict[str, str], options: dict[str, OptionDecl], name: str
 ) -> None:
     with pytest.raises(OptionRefused) as caught:
-        plan_new_game(game, rules, options)
-    assert caught.value.name == name
+        plan(game, rules, options)
+    assert caught.value.name.lower() == name.lower()
 
 
 def test_v1_engines_get_komi_in_teinewgame() -> None:
     sizes = SizeDecl((5, 6), (0, 4))
-    plan = plan_new_game("tak", {"size": "6", "halfkomi": "4"}, table(KOMI_COMBO), sizes)
-    assert plan.settings == ()
-    assert plan.teinewgame == TeiNewGame(6, 4, v1=True)
+    planned = plan("tak", {"size": "6", "halfkomi": "4"}, table(KOMI_COMBO), sizes)
+    assert planned.settings == ()
+    assert planned.teinewgame == TeiNewGame(6, 4, v1=True)
     with pytest.raises(OptionRefused, match="sizes"):
-        plan_new_game("tak", {"size": "7"}, {}, sizes)
+        plan("tak", {"size": "7"}, {}, sizes)
     with pytest.raises(OptionRefused, match="half-komi"):
-        plan_new_game("tak", {"size": "5", "halfkomi": "2"}, {}, sizes)
+        plan("tak", {"size": "5", "halfkomi": "2"}, {}, sizes)
 
 
 def test_transcript_lines_round_trip_and_marks() -> None:

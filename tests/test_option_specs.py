@@ -13,7 +13,6 @@ from rules.game import (
     TRUE_WORDS,
     OptionError,
     OptionSpec,
-    TeiRules,
     bool_word,
     validate_options,
 )
@@ -23,6 +22,7 @@ from rules.tak.tables import RESERVES
 from rules.traxit.board import DEFAULT_OWNERS
 from rules.trike.game import DEFAULT_SIZE as TRIKE_SIZE
 from rules.trike.geometry import MAX_SIZE, MIN_SIZE
+from tei.game_rules import TeiSettings, rules_from_tei
 from tei.host.state import HostConfig, HostState, Send
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -130,33 +130,68 @@ def test_one_list_of_yes_and_no_words() -> None:
     [
         # Tak: the size always, komi always (an engine's own default must not decide);
         # flats only when given; the referee's draw rules never
-        ("tak", {}, TeiRules(5, (("HalfKomi", "0"),), frozenset({"HalfKomi"}))),
+        (
+            "tak",
+            {},
+            TeiSettings("tak", 5, (("HalfKomi", "0"),), frozenset({"HalfKomi"}), "HalfKomi"),
+        ),
         (
             "tak",
             {"size": "6", "komi": "2", "flats": "25", "repetition": "true"},
-            TeiRules(6, (("HalfKomi", "4"), ("Flats", "25")), frozenset()),
+            TeiSettings("tak", 6, (("HalfKomi", "4"), ("Flats", "25")), frozenset(), "HalfKomi"),
         ),
-        ("trike", {"xseat": "1"}, TeiRules(13, (), frozenset())),
-        ("trike", {"size": "7"}, TeiRules(7, (), frozenset())),
-        ("traxit", {}, TeiRules(None, (), frozenset())),
+        ("trike", {"xseat": "1"}, TeiSettings("trike", 13)),
+        ("trike", {"size": "7"}, TeiSettings("trike", 7)),
+        ("traxit", {}, TeiSettings("traxit", None)),
         (
             "traxit",
             {"teams": "on", "seed": "7", "players": "4"},
-            TeiRules(None, (("Players", "4"), ("Teams", "true"), ("DealSeed", "7")), frozenset()),
+            TeiSettings("traxit", None, (("Players", "4"), ("Teams", "true"), ("DealSeed", "7"))),
         ),
         (
             "traxit",
             {"players": "2", "bonus_per": "set"},
-            TeiRules(
-                None, (("Players", "2"), ("BonusPer", "set")), frozenset({"Players", "BonusPer"})
+            TeiSettings(
+                "traxit",
+                None,
+                (("Players", "2"), ("BonusPer", "set")),
+                frozenset({"Players", "BonusPer"}),
             ),
         ),
     ],
 )
 def test_tei_mapping_of_validated_options(
-    game: str, given: dict[str, str], expected: TeiRules
+    game: str, given: dict[str, str], expected: TeiSettings
 ) -> None:
-    assert game_class(game).tei_rules(given) == expected
+    assert TeiSettings.of(game, given) == expected
+
+
+@pytest.mark.parametrize(
+    ("game", "given"),
+    [
+        ("tak", {"size": "6", "komi": "2", "flats": "25"}),
+        ("tak", {}),
+        ("trike", {"size": "7"}),
+        ("traxit", {"teams": "on", "seed": "7", "shortgame": "true"}),
+    ],
+)
+def test_rules_come_back_from_what_engines_are_told(game: str, given: dict[str, str]) -> None:
+    """The host's way back (`rules_from_tei`) gives the rules the driver's way there
+    (`TeiSettings.of`) was given: the same settings again."""
+    told = TeiSettings.of(game, given)
+    values = {name.lower(): value for name, value in told.settings}
+    back = rules_from_tei(game_class(game), told.size, values)
+    assert TeiSettings.of(game, back) == told
+    told_names = {spec.name for spec in game_class(game).option_specs() if spec.told}
+    checked = game_class(game).validate_options(given)
+    assert {k: v for k, v in checked.items() if k in told_names}.items() <= back.items()
+
+
+def test_tei_settings_name_the_bad_rules() -> None:
+    with pytest.raises(OptionError, match="players"):
+        TeiSettings.of("tak", {"players": "2"})
+    with pytest.raises(ValueError, match="chess"):
+        TeiSettings.of("chess", {})
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)

@@ -48,16 +48,6 @@ ADJUDICATED = "adjudicated"
 TERMINATIONS = (NORMAL, TIME_FORFEIT, STALLED, CRASHED, ILLEGAL, MALFORMED, ADJUDICATED)
 
 
-def engine_rules(game: str, rules: Mapping[str, str]) -> dict[str, str]:
-    """The rules options engines are told (`Game.tei_rules`), keyed by their TEI names
-    in lower case, and the board size as `size`; options the referee alone applies (Tak's
-    draw rules) are left out."""
-    told = game_class(game).tei_rules(rules)
-    out = {} if told.size is None else {"size": str(told.size)}
-    out.update((name.lower(), value) for name, value in told.settings)
-    return out
-
-
 def referee_rules(game: str) -> frozenset[str]:
     """The rules options engines are not told: the referee applies them (a game they end
     is adjudicated)."""
@@ -197,9 +187,7 @@ async def play_game(
     date = datetime.datetime.now(datetime.UTC)
     judged = _Judgement()
     timing: dict[int, list[float]] = {}
-    new = NewGame(
-        settings.game, engine_rules(settings.game, settings.rules), key=(pairing.index, date)
-    )
+    new = NewGame(settings.game, settings.rules, key=(pairing.index, date))
     names = [player.spec.name for player in players]
     judge = settings.adjudicator.new_game(names) if settings.adjudicator is not None else None
     if publish is not None:

@@ -24,7 +24,7 @@ from adapters.referee.announce import match_standings
 from adapters.referee.config import MatchConfig, seats_per_game
 from adapters.referee.engines import MatchError, probe_engines
 from adapters.referee.executors import Executor, LocalExecutor
-from adapters.referee.game_loop import GameResult, GameSettings, engine_rules
+from adapters.referee.game_loop import GameResult, GameSettings
 from adapters.referee.openings import Opening, OpeningError, load_book
 from adapters.referee.records import OrderedWriter
 from adapters.referee.resume import Reconciled, check_state, reconcile
@@ -216,7 +216,7 @@ class Match:
             await probe_engines(
                 config.engines,
                 config.game,
-                engine_rules(config.game, config.rules),
+                config.rules,
                 transcript=transcript,
                 timeout=config.timeout,
             )

@@ -30,7 +30,6 @@ from tei.driver.errors import MalformedMove as MalformedMove
 from tei.driver.launch import open_engine as open_engine
 from tei.driver.limits import Limits as Limits
 from tei.driver.options import declared_refusal as declared_refusal
-from tei.driver.options import default_size as default_size
 from tei.errors import TeiError as TeiError
 from tei.protocol_messages import MAX_COUNT as MAX_COUNT
 from tei.protocol_messages import MAX_TIME_MS as MAX_TIME_MS

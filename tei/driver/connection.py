@@ -12,7 +12,7 @@ States: `handshake` until `teiok`; then `idle`, `searching` (a `go` is unanswere
 `stopping` (`stop` was sent for it). A `bestmove` while no search runs is a `Violation`.
 Every message written to the engine goes through `sent()`, so the state follows raw
 lines as well as typed messages. The connection also keeps the new-game generation and
-one `GameKey` (game, rules, the caller's key) of the last `teinewgame`, set when that
+one `GameKey` (the game's TEI settings, the caller's key) of the last `teinewgame`, set when that
 message is sent: `needs_new_game` is one comparison with it (see docs/driver.md).
 """
 
@@ -34,7 +34,9 @@ from tei.driver.options import (
     initial_value,
     normalize_value,
     plan_new_game,
+    tei_settings,
 )
+from tei.game_rules import TeiSettings
 from tei.protocol import (
     MAX_COUNT,
     MAX_TIME_MS,
@@ -193,18 +195,12 @@ def check_bestmove(engine: str, game: Game[Any], line: str) -> tuple[Any, str]:
 
 @attrs.frozen
 class GameKey:
-    """What tells one new game from the next: the game's name and rules options (lower
-    case, sorted) and the caller's key (a game number, an id; None: the same game until
-    the rules change, as python-chess's `game` argument)."""
+    """What tells one new game from the next: the game's `TeiSettings` (what the engine
+    is told of its rules) and the caller's key (a game number, an id; None: the same game
+    until the rules change, as python-chess's `game` argument)."""
 
-    game: str
-    rules: tuple[tuple[str, str], ...]
+    settings: TeiSettings
     key: object = None
-
-    @classmethod
-    def of(cls, game: str, rules: Mapping[str, str], key: object = None) -> GameKey:
-        items = sorted((k.strip().lower(), str(v).strip().lower()) for k, v in rules.items())
-        return cls(game.strip().lower(), tuple(items), key)
 
 
 class EngineConnection:
@@ -397,13 +393,28 @@ class EngineConnection:
         """Why this engine cannot play `game` under `rules`, or None when it can."""
         return declared_refusal(game, rules, self.options, self.sizes)
 
-    def new_game_messages(
-        self, game: str, rules: Mapping[str, str], game_key: object = None
-    ) -> list[GuiMessage]:
+    def settings_for(
+        self, game: Game[Any] | str, rules: Mapping[str, str] | None = None
+    ) -> TeiSettings:
+        """What the engine is told of a new game of `game` (a `Game` or a game's name):
+        under `rules` (rules options) if given, else under those last told for the same
+        game, else under the board size of a `Game` (a caller that gave no rules at all).
+        OptionRefused for an unknown game or a bad rules option."""
+        name = game if isinstance(game, str) else game.name
+        if rules is not None:
+            return tei_settings(name, rules)
+        told = self.told
+        if told is not None and told.settings.game == name.strip().lower():
+            return told.settings
+        if isinstance(game, str):
+            return tei_settings(name, {})
+        return TeiSettings.of_game(game)
+
+    def new_game_messages(self, told: TeiSettings, game_key: object = None) -> list[GuiMessage]:
         """`Game` (always, if declared), changed rules options, `teinewgame`; OptionRefused
         before anything is planned when the engine cannot play these rules. `game_key`
         (a game number, an id) tells this game from the next one of the same rules."""
-        plan = plan_new_game(game, rules, self.options, self.sizes)
+        plan = plan_new_game(told, self.options, self.sizes)
         settings = dict(plan.settings)
         messages: list[GuiMessage] = []
         game_decl = find_option(self.options, "Game")
@@ -414,21 +425,8 @@ class EngineConnection:
         messages += self.setoption_messages(settings)
         messages.append(plan.teinewgame)
         # not told until the `teinewgame` is sent: a failed send leaves no false belief
-        self.told, self._planned = None, GameKey.of(game, rules, game_key)
+        self.told, self._planned = None, GameKey(told, game_key)
         return messages
-
-    def rules_for(self, game: Game[Any] | str, rules: Mapping[str, str] | None) -> dict[str, str]:
-        """The rules of a new game of `game` (a `Game` or a game's name): `rules` if given,
-        else those last told for the same game, else the board size of a `Game` that has
-        one (a caller that gave no rules at all)."""
-        if rules is not None:
-            return dict(rules)
-        name = game if isinstance(game, str) else game.name
-        told = self.told
-        if told is not None and told.game == name.strip().lower():
-            return dict(told.rules)
-        size = getattr(game, "size", None)
-        return {"size": str(size)} if isinstance(size, int) else {}
 
     def needs_new_game(
         self,
@@ -437,10 +435,18 @@ class EngineConnection:
         game_key: object = None,
     ) -> bool:
         """True when `game` (a `Game` or a game's name) under `rules` (None: see
-        `rules_for`) with the caller's `game_key` needs a `teinewgame`: it is not the new
-        game the engine was last told."""
-        name = game if isinstance(game, str) else game.name
-        return GameKey.of(name, self.rules_for(game, rules), game_key) != self.told
+        `settings_for`) with the caller's `game_key` needs a `teinewgame`: it is not the
+        new game the engine was last told (also for rules that cannot be told: the new
+        game refuses them)."""
+        try:
+            told = self.settings_for(game, rules)
+        except OptionRefused:
+            return True
+        return not self.was_told(told, game_key)
+
+    def was_told(self, told: TeiSettings, game_key: object = None) -> bool:
+        """Whether the last `teinewgame` sent was for these settings and this key."""
+        return GameKey(told, game_key) == self.told
 
     # ---- searches ----------------------------------------------------------------------
     def search_messages(self, game: Game[Any], limits: Limits) -> tuple[Position, Go, list[str]]:

@@ -37,6 +37,7 @@ from tei.driver.errors import (
 from tei.driver.limits import Limits
 from tei.driver.options import OptionRefused
 from tei.driver.process import EngineProcess
+from tei.game_rules import TeiSettings
 from tei.protocol import (
     EngineMessage,
     Go,
@@ -320,16 +321,29 @@ class Engine:
         its rules (e.g. komi without a `HalfKomi` option, a value its combo does not list).
         """
         await self._finish_analysis()
-        if when_needed and not self.connection.needs_new_game(game, options or {}, game_key):
+        told = self._settings(game, options or {})
+        if when_needed and self.connection.was_told(told, game_key):
             return False
+        await self._new_game(told, game_key, timeout)
+        return True
+
+    def _settings(self, game: Game[Any] | str, rules: Mapping[str, str] | None) -> TeiSettings:
+        """What the engine is told of the game (`EngineConnection.settings_for`);
+        EngineOptionError for rules it cannot be told."""
         try:
-            messages = self.connection.new_game_messages(game, options or {}, game_key)
+            return self.connection.settings_for(game, rules)
+        except OptionRefused as exc:
+            raise EngineOptionError(self.name, exc.name, exc.why) from None
+
+    async def _new_game(self, told: TeiSettings, game_key: object, timeout: float) -> None:
+        """Send the new game of `told` (OptionRefused before anything is sent)."""
+        try:
+            messages = self.connection.new_game_messages(told, game_key)
         except OptionRefused as exc:
             raise EngineOptionError(self.name, exc.name, exc.why) from None
         for message in messages:
             await self.send(message)
         await self.ping(timeout)
-        return True
 
     def position_message(self, game: Game[Any]) -> Position:
         """`position startpos|tps ... moves ...` for a game (canonical action texts)."""
@@ -377,9 +391,9 @@ class Engine:
         if game.name and game.name not in self.games:
             raise EngineOptionError(self.name, "Game", f"the engine does not play {game.name}")
         await self._drain()
-        if self.connection.needs_new_game(game, rules, game_key):
-            rules = self.connection.rules_for(game, rules)
-            await self.new_game(game.name, rules, game_key=game_key, timeout=timeout)
+        told = self._settings(game, rules)
+        if not self.connection.was_told(told, game_key):
+            await self._new_game(told, game_key, timeout)
         await self.send_stop()  # a search left running: its bestmove will be skipped
         position, go = self._search_messages(game, limits)
         if deadline is None and is_open_ended(go):

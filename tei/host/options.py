@@ -17,6 +17,7 @@ from bots.base import BotOption
 from rules.game import Game, GameError, OptionSpec, bool_word
 from rules.registry import game_class
 from tei.errors import TeiError
+from tei.game_rules import told_options
 from tei.protocol import OptionDecl
 
 
@@ -122,8 +123,9 @@ def game_options(
     seen = {"game"}
     for game in games:
         given = rules if game == default_game else {}
-        for spec in classes(game).option_specs():
-            if spec.tei is None or spec.newgame or spec.tei.lower() in seen:
+        for spec in told_options(classes(game)):
+            assert spec.tei is not None
+            if spec.tei.lower() in seen:
                 continue
             seen.add(spec.tei.lower())
             out.append(spec_option(spec, given.get(spec.name, spec.default)))

@@ -19,6 +19,7 @@ from bots.base import Bot
 from rules.game import Game, GameError
 from rules.registry import game_class
 from tei import protocol as p
+from tei.game_rules import rules_from_tei, v1_komi_option, v1_sizes
 from tei.host.effects import Effect, Exit, Send, StartSearch, StopSearch, send_info
 from tei.host.effects import send_error as _error
 from tei.host.options import HostOption, OptionValueError
@@ -41,13 +42,6 @@ __all__ = [
 AUTHOR = "the tei-host authors"
 #: half-komi values announced in TEI v1 `size` lines (the ones playtak uses)
 V1_HALFKOMIS = tuple(range(9))
-
-
-def v1_sizes(cls: type[Game[Any]]) -> tuple[int, ...]:
-    """The board sizes TEI v1 `size` lines announce for a game: its size option's range."""
-    spec = next(s for s in cls.option_specs() if s.newgame)
-    assert spec.low is not None and spec.high is not None
-    return tuple(range(spec.low, spec.high + 1))
 
 
 @attrs.define
@@ -115,18 +109,8 @@ class HostState:
     def rules_options(self) -> dict[str, str]:
         """The rules options of the selected game, from the command line and TEI."""
         game = self.game_name
-        opts: dict[str, str] = dict(self.rules) if game == self.config.game else {}
-        for spec in self._game_class(game).option_specs():
-            if spec.newgame:
-                if self.size is not None:
-                    opts[spec.name] = str(self.size)
-            elif spec.tei is not None and self.rule_specs.get(spec.tei.lower()) is spec:
-                value = self.values[spec.tei.lower()]
-                if value == "":
-                    opts.pop(spec.name, None)
-                else:
-                    opts[spec.name] = value
-        return opts
+        base = self.rules if game == self.config.game else {}
+        return rules_from_tei(self._game_class(game), self.size, self.values, base)
 
     # ---- events --------------------------------------------------------------------------
     def on_line(self, line: str, now: float) -> list[Effect]:
@@ -286,7 +270,7 @@ class HostState:
                 cls = game_class(game)
             except (GameError, ImportError):
                 continue
-            if cls.tei_v1_komi is not None:
+            if v1_komi_option(cls) is not None:
                 return cls
         return None
 
@@ -326,8 +310,8 @@ class HostState:
         v1 = self._v1_game()
         if v1 is None:
             return None
-        spec = next(s for s in v1.option_specs() if s.name == v1.tei_v1_komi)
-        return self._find_option(spec.tei) if spec.tei else None
+        name = v1_komi_option(v1)
+        return self._find_option(name) if name is not None else None
 
     def _newgame(self, message: p.TeiNewGame) -> list[Effect]:
         if message.size is not None:
