@@ -42,6 +42,17 @@ async def start_game(
     return alice, bobby
 
 
+async def relay(sender: LineClient, line: str, receiver: LineClient) -> None:
+    """`sender` sends `line`, and `receiver` is told the same line."""
+    await sender.send(line)
+    await receiver.expect(line)
+
+
+async def close_all(*clients: LineClient) -> None:
+    for client in clients:
+        await client.aclose()
+
+
 async def test_login_sequence_matches_the_verified_transcript(start_server: StartServer) -> None:
     server = await start_server()
     client = await LineClient.connect(server.tcp_port or 0)
@@ -100,8 +111,7 @@ async def test_a_newcomer_is_told_the_open_seeks_and_running_games(
     assert lines[0] == "Welcome dave!"
     assert "Seek new 2 carol 6 600 20 B 4 30 1 1 0 0 0 " in lines
     assert lines[-1] == "GameList Add 1 alice bobby 5 180 10 4 21 1 0 0 0 0"
-    for client in (alice, bobby, carol, dave):
-        await client.aclose()
+    await close_all(alice, bobby, carol, dave)
 
 
 async def test_guest_token_keeps_the_guest_name(start_server: StartServer) -> None:
@@ -149,12 +159,9 @@ async def test_game_start_lines_per_protocol_and_move_order(start_server: StartS
     assert await bobby.expect("Error:*") == ["NOK", "Error:Square not empty"]
     await bobby.send("Game#1 M A1 A2 1")
     assert await bobby.expect("Error:*") == ["NOK", "Error:First move should be place"]
-    await bobby.send("Game#1 P E5")
-    await alice.expect("Game#1 P E5")
-    await alice.send("Game#1 P B2 W")
-    await bobby.expect("Game#1 P B2 W")
-    await bobby.send("Game#1 M A1 A2 1")
-    await alice.expect("Game#1 M A1 A2 1")
+    await relay(bobby, "Game#1 P E5", alice)
+    await relay(alice, "Game#1 P B2 W", bobby)
+    await relay(bobby, "Game#1 M A1 A2 1", alice)
     await alice.send("Game#1 M B2 B3 2")
     assert await alice.expect("Error:*") == ["NOK", "Error:Invalid move"]
     await alice.send("Game#1 Resign")
@@ -163,8 +170,7 @@ async def test_game_start_lines_per_protocol_and_move_order(start_server: StartS
     # after the game both may seek again
     await bobby.send("Seek 4 60 0 A 0 15 0 0 0 ")
     await alice.expect("Seek new 2 bobby*")
-    for client in (alice, bobby):
-        await client.aclose()
+    await close_all(alice, bobby)
 
 
 async def test_seek_and_accept_are_refused_during_a_game(start_server: StartServer) -> None:
@@ -177,8 +183,7 @@ async def test_seek_and_accept_are_refused_during_a_game(start_server: StartServ
     await bobby.expect("Seek new 2 carol*")
     await bobby.send("Accept 2")
     assert await bobby.line() == "NOK"
-    for client in (alice, bobby, carol):
-        await client.aclose()
+    await close_all(alice, bobby, carol)
 
 
 async def test_draw_needs_both_offers(start_server: StartServer) -> None:
@@ -190,8 +195,7 @@ async def test_draw_needs_both_offers(start_server: StartServer) -> None:
     await bobby.send("Game#1 OfferDraw")
     assert (await bobby.expect("Game#1 Over*"))[-1] == "Game#1 Over 1/2-1/2"
     assert (await alice.expect("Game#1 Over*"))[-1] == "Game#1 Over 1/2-1/2"
-    for client in (alice, bobby):
-        await client.aclose()
+    await close_all(alice, bobby)
 
 
 @pytest.mark.parametrize(("komi", "result"), [(0, "F-0"), (2, "1/2-1/2"), (4, "0-F")])
@@ -207,8 +211,7 @@ async def test_full_board_flat_count_with_komi(
         await mover.send(f"Game#1 P {square}")
         await mover.expect("OK")
     assert (await alice.expect("Game#1 Over*"))[-1] == f"Game#1 Over {result}"
-    for client in (alice, bobby):
-        await client.aclose()
+    await close_all(alice, bobby)
 
 
 async def test_time_loss(start_server: StartServer) -> None:
@@ -219,15 +222,13 @@ async def test_time_loss(start_server: StartServer) -> None:
     # black never moves: its second runs out
     lines = await alice.expect("Game#1 Over*")
     assert lines[-2:] == ["Game#1 Timems 1000 0", "Game#1 Over 1-0"]
-    for client in (alice, bobby):
-        await client.aclose()
+    await close_all(alice, bobby)
 
 
 async def test_disconnect_resume_and_abandon(start_server: StartServer) -> None:
     server = await start_server(reconnect_seconds=1.0)
     alice, bobby = await start_game(server)
-    await alice.send("Game#1 P A1")
-    await bobby.expect("Game#1 P A1")
+    await relay(alice, "Game#1 P A1", bobby)
     await bobby.aclose()
     assert (await alice.expect("Message bobby*"))[-1] == (
         "Message bobby has disconnected. They have 1 seconds to reconnect"
@@ -238,8 +239,7 @@ async def test_disconnect_resume_and_abandon(start_server: StartServer) -> None:
     assert replay[-3] == "Game#1 P A1"
     assert replay[-2].startswith("Game#1 Timems 190000 ")
     await alice.expect("Message bobby has reconnected.")
-    await bobby.send("Game#1 P E5")
-    await alice.expect("Game#1 P E5")
+    await relay(bobby, "Game#1 P E5", alice)
     # now alice leaves for good
     await alice.send("quit")
     await alice.closed()
@@ -290,8 +290,7 @@ async def test_chat_and_observe(start_server: StartServer) -> None:
     assert await alice.expect("Tell <carol> hello there")
     await carol.send("Shout hi all")
     await bobby.expect("Shout <carol> hi all")
-    for client in (alice, bobby, carol):
-        await client.aclose()
+    await close_all(alice, bobby, carol)
 
 
 async def test_websocket_client_in_a_thread_plays_against_tcp(start_server: StartServer) -> None:
@@ -381,8 +380,7 @@ async def test_a_seek_for_one_opponent_is_refused_to_others(start_server: StartS
     assert await alice.line() == "NOK"
     await carol.send("Accept 1")  # the name matches without regard to case
     await carol.expect("Game Start 1 alice vs carol black*")
-    for client in (alice, bobby, carol):
-        await client.aclose()
+    await close_all(alice, bobby, carol)
 
 
 async def test_a_client_sending_an_endless_line_is_dropped(start_server: StartServer) -> None:
