@@ -27,6 +27,24 @@ def sent(transcript: Transcript) -> list[str]:
     return [e.line for e in transcript if e.direction == TO_ENGINE]
 
 
+async def sent_while_playing(
+    argv: list[str], rules: dict[str, str], plies: int | None = None
+) -> list[str]:
+    """Plays a Tak game of `rules` against the engine, `plies` plies or to the end, and
+    checks that the engine is still running at the end; the lines sent to it."""
+    transcript = Transcript()
+    async with open_engine(argv, transcript=transcript) as engine:
+        await engine.new_game("tak", rules)
+        game = PlaceGame(int(rules["size"]))
+        played = 0
+        while game.result is None and (plies is None or played < plies):
+            result = await engine.play(game, CLOCK, deadline=trio.current_time() + 30)
+            game.play(result.action)
+            played += 1
+        assert engine.returncode is None
+    return sent(transcript)
+
+
 async def test_handshake_reads_identity_and_options() -> None:
     argv = fake("good", "--options", "HalfKomi combo 0 0 4", "--options", "Hash spin 16 1 64")
     async with open_engine(argv) as engine:
@@ -77,31 +95,17 @@ async def test_position_from_a_position_string_goes_as_tps() -> None:
 
 async def test_a_whole_game_against_a_strict_engine_sends_only_what_it_takes() -> None:
     """The strict fake exits on a bare go, go depth, undeclared options and F prefixes."""
-    transcript = Transcript()
     argv = fake("strict", "--options", "HalfKomi combo 0 0 4")
-    async with open_engine(argv, transcript=transcript) as engine:
-        await engine.new_game("tak", {"size": "3", "halfkomi": "4"})
-        game = PlaceGame(3)
-        while game.result is None:
-            result = await engine.play(game, CLOCK, deadline=trio.current_time() + 30)
-            game.play(result.action)
-        assert engine.returncode is None
-    assert "setoption name HalfKomi value 4" in sent(transcript)
-    assert all(not line.startswith("go") or "wtime" in line for line in sent(transcript))
+    lines = await sent_while_playing(argv, {"size": "3", "halfkomi": "4"})
+    assert "setoption name HalfKomi value 4" in lines
+    assert all(not line.startswith("go") or "wtime" in line for line in lines)
 
 
 async def test_an_engine_that_exits_on_any_setoption_is_sent_none() -> None:
     """Like Taktician: no options declared, and `setoption` ends the process."""
-    transcript = Transcript()
     argv = fake("strict", "--crash-on", "setoption")
-    async with open_engine(argv, transcript=transcript) as engine:
-        await engine.new_game("tak", {"size": "4", "halfkomi": "0"})
-        game = PlaceGame(4)
-        for _ in range(4):
-            result = await engine.play(game, CLOCK, deadline=trio.current_time() + 30)
-            game.play(result.action)
-        assert engine.returncode is None
-    assert not any(line.startswith("setoption") for line in sent(transcript))
+    lines = await sent_while_playing(argv, {"size": "4", "halfkomi": "0"}, plies=4)
+    assert not any(line.startswith("setoption") for line in lines)
 
 
 async def test_game_option_is_selected_before_teinewgame() -> None:
