@@ -218,16 +218,21 @@ async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
             await bobby.expect("OK")
             await bobby.expect("Game#1 *")  # the resumed bot answers
             await bobby.send("Game#1 Resign")
-            assert await second.wait() == 0
-            assert second.stdout is not None
-            out = await second.stdout.receive_some(4096)
+            out = await printed_on_a_clean_exit(second)
         finally:
             second.kill()
             await bobby.aclose()
-    assert out.decode().startswith("game 1: 1-0")
+    assert out.startswith("game 1: 1-0")
     assert mentioning(marker) == []
     record = PtnGame.parse(next(tmp_path.glob("*.ptn")).read_text())
     assert len(record.moves) == len(server.core.finished[0].moves)
+
+
+async def printed_on_a_clean_exit(process: trio.Process) -> str:
+    """Waits for the adapter to exit with status 0; the start of what it printed."""
+    assert await process.wait() == 0
+    assert process.stdout is not None
+    return (await process.stdout.receive_some(4096)).decode()
 
 
 async def _thinking_pids(
@@ -336,14 +341,12 @@ async def test_a_bot_from_the_command_line_filters_greets_resigns_and_ignores_te
                 await robo.expect("Game#1 P *")
             await robo.expect("Game#1 Over 1-0")  # we were black: resigned
             await robo.expect("Tell <bobby> gg robo")
-            assert await bot.wait() == 0
-            assert bot.stdout is not None
-            out = await bot.stdout.receive_some(4096)
+            out = await printed_on_a_clean_exit(bot)
         finally:
             bot.kill()
             for conn in (alice, robo):
                 await conn.aclose()
-    assert out.decode().startswith("game 1: 1-0")
+    assert out.startswith("game 1: 1-0")
     (game,) = server.core.finished
     assert (game.white, game.black, len(game.moves)) == ("robo", "bobby", 4)
     text = log.read_text()
