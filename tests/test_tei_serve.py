@@ -46,6 +46,13 @@ def connect(server: Server, clients: list[Client], origin: str | None = None) ->
     return client
 
 
+def live_session(server: Server, clients: list[Client], origin: str | None = None) -> Client:
+    """A new session that has answered `isready`: the server serves."""
+    client = connect(server, clients, origin)
+    client.ping()
+    return client
+
+
 def forty_moves() -> list[str]:
     """40 plies of a 6x6 Tak game that is not over."""
     game = game_class("tak").new({"size": "6"})
@@ -164,29 +171,24 @@ def test_origins_refused_and_allowed(start: StartServer, clients: list[Client]) 
         assert refused.value.status_code == 403
     allowed = ("https://ptn.ninja", "http://localhost:5173", "http://[::1]:5173")
     for origin in (*allowed, "http://my.example:8080"):
-        client = connect(server, clients, origin=origin)
-        client.ping()
-        client.close()
+        live_session(server, clients, origin=origin).close()
 
 
 def test_any_origin_when_asked(start: StartServer, clients: list[Client]) -> None:
     server = start("--bot", "random", "--allow-any-origin")
-    client = connect(server, clients, origin="https://anything.example")
-    client.ping()
+    live_session(server, clients, origin="https://anything.example")
 
 
 def test_sessions_beyond_the_limit_are_refused_with_a_reason(
     start: StartServer, clients: list[Client]
 ) -> None:
     server = start("--bot", "random", "--max-sessions", "1")
-    first = connect(server, clients)
-    first.ping()
+    first = live_session(server, clients)
     second = connect(server, clients)
     assert second.close_frame() == (1013, "too many sessions: at most 1 at a time")
     first.close()
     server.wait_log("session-1 closed")
-    third = connect(server, clients)
-    third.ping()
+    live_session(server, clients)
 
 
 def test_an_idle_session_is_closed(start: StartServer, clients: list[Client]) -> None:
@@ -256,8 +258,7 @@ def test_a_hosted_bot_session_ends_with_its_client(
     client.expect("info")
     client.vanish()
     server.wait_log("session-1 closed")  # the search was stopped, the session is over
-    again = connect(server, clients)
-    again.ping()
+    live_session(server, clients)
 
 
 def test_bad_command_lines_exit_2() -> None:
