@@ -64,16 +64,22 @@ async def test_garbage_from_the_server_is_ignored_and_survived(
     assert "tak.Game@557c7331" in caplog.text
 
 
+def replay_of_game_5(timems: int) -> list[str]:
+    """What the server sends a bot that rejoins game 5 (white, two plies played), each
+    clock at `timems`."""
+    start = "Game Start 5 Guest1 vs bobby white 5 60 0 0 21 1 0 0 0 0 0"
+    return [start, "Game#5 P A1", "Game#5 P E5", f"Game#5 Timems {timems} {timems}"]
+
+
 @pytest.mark.parametrize("early", [False, True])
 async def test_resume_waits_for_the_resumed_message_before_moving(
     nursery: trio.Nursery, early: bool
 ) -> None:
     """The replay may come after the welcome (as on playtak.com) or even before it."""
+    replay = replay_of_game_5(50000)
     events: list[str] = []
 
     async def script(conn: LineClient) -> None:
-        start = "Game Start 5 Guest1 vs bobby white 5 60 0 0 21 1 0 0 0 0 0"
-        replay = [start, "Game#5 P A1", "Game#5 P E5", "Game#5 Timems 50000 50000"]
         if early:
             lines = await login_burst(conn, before_welcome=replay)
         else:
@@ -106,10 +112,7 @@ async def test_a_game_joined_on_resume_is_dated_from_its_clocks(
     start as the clocks tell it (here 40 s used, 20 by each side), not the resume."""
 
     async def script(conn: LineClient) -> None:
-        start = "Game Start 5 Guest1 vs bobby white 5 60 0 0 21 1 0 0 0 0 0"
-        await login_burst(
-            conn, extra=[start, "Game#5 P A1", "Game#5 P E5", "Game#5 Timems 40000 40000"]
-        )
+        await login_burst(conn, extra=replay_of_game_5(40000))
         await conn.send("Message Your game is resumed")
         await conn.expect("Game#5 *")
         await conn.send("Game#5 Over 0-1")
