@@ -85,6 +85,15 @@ async def test_a_pondering_bot_stops_its_ponder_when_the_opponent_moves(tmp_path
     assert lines.count("> stop") >= stopped_by_a_move
 
 
+#: the game the seat tests tell their engine about
+FIVE = NewGame("tak", {"size": "5"}, key=7)
+
+
+def fake_seat(mode: str, nursery: trio.Nursery) -> EngineSeat:
+    """A seat on the fake engine in `mode` that keeps a transcript."""
+    return EngineSeat(Launch(tuple(fake(mode))), nursery=nursery, transcript=Transcript())
+
+
 async def ponder_then_cancel(seat: EngineSeat, game: TakGame, new: NewGame) -> list[SeatFault]:
     """Ponder on `game` and cancel it once the engine has reported on that search; the
     ponder's failure, if any."""
@@ -117,17 +126,16 @@ async def wait_until(check: Callable[[], bool]) -> None:
 async def test_a_cancelled_ponder_is_stopped_and_its_bestmove_read_before_the_move(
     nursery: trio.Nursery,
 ) -> None:
-    seat = EngineSeat(Launch(tuple(fake("good"))), nursery=nursery, transcript=Transcript())
-    new = NewGame("tak", {"size": "5"}, key=7)
+    seat = fake_seat("good", nursery)
     game = TakGame.new({"size": "5"})
     game.play_text("a1")
-    await seat.move(game.copy(), Limits(movetime=50), new, deadline=None, grace=1)
+    await seat.move(game.copy(), Limits(movetime=50), FIVE, deadline=None, grace=1)
     pondered = game.copy()
     pondered.play_all(["b1", "c1"])  # the move sent and the expected reply
-    assert await ponder_then_cancel(seat, pondered, new) == []
+    assert await ponder_then_cancel(seat, pondered, FIVE) == []
     assert seat.engine is not None and not seat.engine.searching  # its bestmove was read
     game.play_all(["b1", "d1"])  # another reply came
-    answer = await seat.move(game.copy(), Limits(movetime=50), new, deadline=None, grace=1)
+    answer = await seat.move(game.copy(), Limits(movetime=50), FIVE, deadline=None, grace=1)
     assert answer.text == "c1"  # the first empty square, for the real position
     sent = [line for line in lines_of(seat).splitlines() if line.startswith(">")]
     assert sent.count("> teinewgame 5") == 1  # a copy of the game is the same game
@@ -143,10 +151,9 @@ async def test_a_cancelled_ponder_is_stopped_and_its_bestmove_read_before_the_mo
 async def test_a_ponder_that_ignores_stop_is_a_stalled_seat_that_needs_a_restart(
     nursery: trio.Nursery,
 ) -> None:
-    seat = EngineSeat(Launch(tuple(fake("ignore-stop"))), nursery=nursery, transcript=Transcript())
-    new = NewGame("tak", {"size": "5"}, key=7)
+    seat = fake_seat("ignore-stop", nursery)
     game = TakGame.new({"size": "5"})
     game.play_all(["a1", "b1"])
-    [fault] = await ponder_then_cancel(seat, game, new)
+    [fault] = await ponder_then_cancel(seat, game, FIVE)
     assert fault.kind is FaultKind.STALLED and fault.restart
     assert "no bestmove" in str(fault)
