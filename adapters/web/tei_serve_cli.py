@@ -11,9 +11,8 @@ import trio
 
 from adapters.web.tei_origins import OriginPatternError, OriginPolicy
 from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
-from tei.cli import build_line
-from tei.host.cli import set_options
-from tei.host.state import HostConfig, HostState
+from tei.host.cli import host_config, set_options
+from tei.host.state import HostState
 from tei.lines import SafeFormatter
 from tei.numbers_cli import PORT, SECONDS, int_in
 from tei.options_cli import (
@@ -120,14 +119,7 @@ def _config(args: argparse.Namespace) -> ServeConfig:
     if engine and args.option:
         raise ValueError("--option is for the built-in bot; a GUI sets an engine's options")
     origins = OriginPolicy.build(tuple(args.allow_origin), args.allow_any_origin)
-    host = HostConfig(
-        game=args.game,
-        bot=args.bot,
-        rules=game_options(args),
-        tei_v1=args.tei_v1,
-        name=args.name,
-        version=build_line(),
-    )
+    host = host_config(args, game_options(args))
     if not engine:
         set_options(HostState(host), args.option)  # a bad one is named before any session
     options = tuple(split_pair(item, "--option") for item in args.option)

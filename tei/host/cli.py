@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from bots.registry import bot_names, default_bot
@@ -88,6 +88,21 @@ def _list() -> int:
     return 0
 
 
+def host_config(args: argparse.Namespace, rules: Mapping[str, str]) -> HostConfig:
+    """The host's configuration from the options `tei engine` and `tei serve` share
+    (`--game`, `--bot`, the rules options as `rules`, `--tei-v1`, `--name`, and
+    `--limit-cap` where the command has it)."""
+    return HostConfig(
+        limit_cap=getattr(args, "limit_cap", None),
+        game=args.game,
+        bot=args.bot,
+        rules=rules,
+        tei_v1=args.tei_v1,
+        name=args.name,
+        version=build_line(),
+    )
+
+
 def set_options(state: HostState, items: Sequence[str]) -> None:
     """Each `--option NAME=VALUE` set on the host in turn; UsageError names a bad one."""
     for item in items:
@@ -101,15 +116,7 @@ def set_options(state: HostState, items: Sequence[str]) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list()
-    config = HostConfig(
-        limit_cap=args.limit_cap,
-        game=args.game,
-        bot=args.bot,
-        rules=checked_game_options(args),
-        tei_v1=args.tei_v1,
-        name=args.name,
-        version=build_line(),
-    )
+    config = host_config(args, checked_game_options(args))
     try:
         state = HostState(config)
         set_options(state, args.option)
