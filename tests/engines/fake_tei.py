@@ -45,24 +45,26 @@ Game combo), --crash-on PREFIX (exit with code 4 on a line that starts with PREF
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+from typing import TextIO
 
 FILES = "abcdefgh"
 
 
-def out(line: str) -> None:
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+def write_line(stream: TextIO, line: str) -> None:
+    """`line` in one write, flushed (the search thread writes too)."""
+    stream.write(line + "\n")
+    stream.flush()
 
 
-def err(line: str) -> None:
-    sys.stderr.write(line + "\n")
-    sys.stderr.flush()
+out = functools.partial(write_line, sys.stdout)
+err = functools.partial(write_line, sys.stderr)
 
 
 class Fake:
