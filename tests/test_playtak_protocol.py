@@ -142,7 +142,9 @@ def test_clock_lines_of_both_protocols_read_as_milliseconds() -> None:
 def test_game_start_protocol_0_has_no_increment_and_komi_in_word_10() -> None:
     line = "Game Start 1 5 alice vs bobby white 180 4 21 1 0 0"
     event = p.parse_server_line(line)
-    assert event == p.GameStart(1, 5, "alice", "bobby", "white", 180, None, 4, 21, 1)
+    assert event == p.GameStart(
+        1, "alice", "bobby", "white", p.GameTerms(5, 180, 0, 4, 21, 1), untold=frozenset({"inc"})
+    )
     assert line.split()[9] == "4"
     assert event.to_line(0) == line
 
@@ -195,13 +197,15 @@ def test_historic_lobby_lines_are_tolerated() -> None:
     game = p.parse_server_line(
         "GameList Add Game#4 alice vs bobby, 5x5, 180, 15, 0 half-moves played, alice to move"
     )
-    assert game == p.GameListAdd(p.GameInfo(4, "alice", "bobby", 5, 180, 15))
+    assert game == p.GameListAdd(p.GameInfo(4, "alice", "bobby", p.GameTerms(5, 180, 15)))
 
 
 def test_game_list_and_observe_lines() -> None:
     line = "GameList Add 1 alice bobby 5 180 10 4 21 1 0 0 0 0"
     event = p.parse_server_line(line)
-    assert event == p.GameListAdd(p.GameInfo(1, "alice", "bobby", 5, 180, 10, 4, 21, 1))
+    assert event == p.GameListAdd(
+        p.GameInfo(1, "alice", "bobby", p.GameTerms(5, 180, 10, 4, 21, 1))
+    )
     assert event.to_line() == line
     observe = p.parse_server_line("Observe 1 alice bobby 5 180 10 4 21 1 0 0 0 0")
     assert isinstance(observe, p.ObserveStart)
@@ -253,7 +257,9 @@ def test_seek_always_keeps_the_space_before_the_opponent_field() -> None:
     seek = p.Seek.parse_spec("5 180 10 W 4 21 1 0 0")
     assert seek.to_line() == "Seek 5 180 10 W 4 21 1 0 0 "
     # what the server reads from it keeps the komi
-    assert p.parse_client_line(seek.to_line()) == attrs_evolve(seek, flats=21, caps=1)
+    assert p.parse_client_line(seek.to_line()) == attrs_evolve(
+        seek, terms=p.GameTerms(5, 180, 10, 4, 21, 1)
+    )
     extra = p.Seek.parse_spec("6 600 5 B 2 30 1 1 0 20 300 bobby")
     assert extra.to_line() == "Seek 6 600 5 B 2 30 1 1 0 20 300 bobby"
 

@@ -8,9 +8,10 @@ import pytest
 from adapters.playtak.game_policy import ChatTemplate, PolicyError, ScorePolicy
 from adapters.playtak.seek_filter import Range, SeekFilter, SeekFilterError
 from adapters.playtak.seeks import SeekInfo
+from adapters.playtak.terms import GameTerms
 from adapters.referee.adjudication import DrawRule, ResignRule
 
-SEEK = SeekInfo(3, "alice", 5, 300, 10, "W", 4, 21, 1, bot=False)
+SEEK = SeekInfo(3, "alice", GameTerms(5, 300, 10, 4, 21, 1), "W", bot=False)
 
 
 @pytest.mark.parametrize(
@@ -24,9 +25,13 @@ SEEK = SeekInfo(3, "alice", 5, 300, 10, "W", 4, 21, 1, bot=False)
         ({"colors": "W,A"}, {}, "we would be black"),
         ({"colors": "W"}, {"color": "A"}, "we would be random"),
         ({"rated": "unrated"}, {}, "rated"),
-        ({"rated": "rated"}, {"unrated": True}, "unrated"),
+        ({"rated": "rated"}, {"terms": GameTerms(5, 300, 10, 4, unrated=True)}, "unrated"),
         ({"tournament": "yes"}, {}, "not a tournament game"),
-        ({"tournament": "no"}, {"tournament": True}, "a tournament game"),
+        (
+            {"tournament": "no"},
+            {"terms": GameTerms(5, 300, 10, 4, tournament=True)},
+            "a tournament game",
+        ),
         ({"opponents": "bots"}, {}, "alice is not a bot"),
         ({"opponents": "humans"}, {"bot": True}, "alice is a bot"),
         ({"opponents": "humans"}, {"bot": None}, "the server does not say if a bot"),
@@ -65,10 +70,10 @@ def test_a_seek_inside_every_filter_is_accepted() -> None:
 
 def test_the_choice_rule_addressed_then_closest_time_then_oldest() -> None:
     prefer = SeekFilter(prefer=(300, 10))  # 300 + 40 x 10 = 700 s
-    old_far = attrs.evolve(SEEK, no=1, time=60, inc=0)  # 60 s: 640 away
-    near = attrs.evolve(SEEK, no=5, time=600, inc=3)  # 720 s: 20 away
-    near_older = attrs.evolve(SEEK, no=4, time=680, inc=1)  # 720 s: 20 away, older
-    addressed = attrs.evolve(SEEK, no=9, time=60, inc=0, opponent="Me123")
+    old_far = attrs.evolve(SEEK, no=1, terms=GameTerms(5, 60, 0, 4))  # 60 s: 640 away
+    near = attrs.evolve(SEEK, no=5, terms=GameTerms(5, 600, 3, 4))  # 720 s: 20 away
+    near_older = attrs.evolve(SEEK, no=4, terms=GameTerms(5, 680, 1, 4))  # 720 s: 20 away, older
+    addressed = attrs.evolve(SEEK, no=9, terms=GameTerms(5, 60, 0, 4), opponent="Me123")
     assert prefer.best([old_far, near, near_older], "me123") == near_older
     assert prefer.best([old_far, near, addressed], "me123") == addressed
     assert SeekFilter().best([near, old_far, near_older]) == old_far  # no preference: oldest

@@ -14,7 +14,8 @@ import string
 
 import attrs
 
-from adapters.playtak.seeks import TERMS, FixedLine, GameWord, read_terms, standard_pieces
+from adapters.playtak.seeks import FixedLine, GameWord
+from adapters.playtak.terms import BOARD_CLOCK, REST, ClockView, GameTerms
 
 NAME_RE = re.compile(r"[a-zA-Z][a-zA-Z0-9_]{3,15}")
 PASSWORD_RE = re.compile(r"[^\s]{6,50}")
@@ -63,36 +64,16 @@ class LoginGuest:
 
 
 @attrs.frozen
-class Seek:
+class Seek(ClockView):
     """A seek; `to_line()` always ends the opponent field with its separating space."""
 
-    size: int
-    time: int  # seconds
-    inc: int  # seconds
+    terms: GameTerms
     color: str = "A"  # the seeker's colour: W, B, A
-    komi: int = 0  # half-flats
-    flats: int | None = None  # None: standard for the size
-    caps: int | None = None
-    unrated: bool = False
-    tournament: bool = False
-    trigger: int = 0
-    amount: int = 0  # seconds added when the trigger move is reached
     opponent: str = ""
 
-    @property
-    def pieces(self) -> tuple[int, int]:
-        flats, caps = standard_pieces(self.size)
-        return (
-            self.flats if self.flats is not None else flats,
-            self.caps if self.caps is not None else caps,
-        )
-
     def to_line(self) -> str:
-        flats, caps = self.pieces
-        head = (
-            f"Seek {self.size} {self.time} {self.inc} {self.color} {self.komi} {flats} {caps} "
-            f"{int(self.unrated)} {int(self.tournament)} "
-        )
+        terms = self.terms
+        head = f"Seek {terms.text(BOARD_CLOCK)} {self.color} {terms.text(REST[:-2])} "
         if self.trigger or self.amount:
             head += f"{self.trigger} {self.amount} "
         return head + self.opponent
@@ -125,12 +106,10 @@ class Seek:
         nums = [int(w) for w in rest]
         if not 3 <= size <= 8:
             raise ValueError(f"seek {text!r}: size {size} is not 3..8")
-        flats, caps = standard_pieces(size)
-        terms = {"flats": flats, "caps": caps, **read_terms(nums, TERMS[3:])}
-        komi = terms.get("komi", 0)
-        if not 0 <= komi <= 8:
-            raise ValueError(f"seek {text!r}: komi {komi} (half-flats) is not 0..8")
-        return cls(size, time, inc, color, opponent=opponent, **terms)
+        terms = GameTerms.read(nums, REST, size=size, time=time, inc=inc)
+        if not 0 <= terms.komi <= 8:
+            raise ValueError(f"seek {text!r}: komi {terms.komi} (half-flats) is not 0..8")
+        return cls(terms, color, opponent)
 
 
 class RemoveSeek(FixedLine):
@@ -252,11 +231,10 @@ def _seek_from_match(m: re.Match[str], v3: bool) -> Seek | RemoveSeek:
         size = 5
     trigger, amount = (int(m[10]), int(m[11])) if v3 else (0, 0)
     opponent = m[12] if v3 else m[10]
-    return Seek(
+    terms = GameTerms(
         size,
         int(m[2]),
         int(m[3]),
-        m[4],
         min(int(m[5]), 8),
         max(10, min(int(m[6]), 80)),
         min(int(m[7]), 5),
@@ -264,8 +242,8 @@ def _seek_from_match(m: re.Match[str], v3: bool) -> Seek | RemoveSeek:
         m[9] == "1",
         trigger,
         amount,
-        opponent,
     )
+    return Seek(terms, m[4], opponent)
 
 
 def parse_client_line(line: str) -> ClientCommand:
@@ -296,7 +274,7 @@ def parse_client_line(line: str) -> ClientCommand:
         if size == 0:
             return RemoveSeek()
         size = size if 3 <= size <= 8 else 5
-        return Seek(size, int(m[2]), int(m[3]), (m[4] or " A").strip())
+        return Seek(GameTerms(size, int(m[2]), int(m[3])), (m[4] or " A").strip())
     if m := re.match(r"Accept " + _N, text):
         return Accept(int(m[1]))
     if text.startswith("GameList"):

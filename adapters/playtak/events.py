@@ -12,7 +12,8 @@ import json
 import attrs
 
 from adapters.playtak.notation import ServerMove, server_move
-from adapters.playtak.seeks import FixedLine, GameInfo, GameWord, SeekInfo, standard_pieces
+from adapters.playtak.seeks import FixedLine, GameInfo, GameWord, SeekInfo
+from adapters.playtak.terms import OLD_START, GameTerms, TermsView
 
 
 class Welcome(FixedLine):
@@ -116,50 +117,41 @@ class ObserveStart:
 
 
 @attrs.frozen
-class GameStart:
+class GameStart(TermsView):
     """`Game Start ...`: a game begins (or is replayed after a reconnect).
 
-    Protocol 0/1 lines carry no increment (`inc` is None then) and no unrated/tournament
-    flags; historic lines stop after the colour (`time` None).
+    Protocol 0/1 lines carry no increment and no unrated/tournament flags, historic lines
+    stop after the colour: `untold` names the clock terms the line left out, which read
+    None (`inc`, `time`) and print as 0.
     """
 
     game_id: int
-    size: int
     white: str
     black: str
     color: str  # "white" or "black": the receiver's colour
-    time: int | None = None  # seconds
-    inc: int | None = None  # seconds; None when the line does not say
-    komi: int = 0
-    flats: int | None = None
-    caps: int | None = None
-    unrated: bool = False
-    tournament: bool = False
-    trigger: int = 0
-    amount: int = 0
+    terms: GameTerms
     bot_game: bool | None = None
+    untold: frozenset[str] = frozenset()
 
     @property
-    def pieces(self) -> tuple[int, int]:
-        flats, caps = standard_pieces(self.size)
-        return (
-            self.flats if self.flats is not None else flats,
-            self.caps if self.caps is not None else caps,
-        )
+    def time(self) -> int | None:
+        """Seconds on each clock; None when the line does not say."""
+        return None if "time" in self.untold else self.terms.time
+
+    @property
+    def inc(self) -> int | None:
+        """Seconds added each move; None when the line does not say."""
+        return None if "inc" in self.untold else self.terms.inc
 
     def to_line(self, protocol: int = 2) -> str:
-        flats, caps = self.pieces
-        time = self.time or 0
         if protocol >= 2:
             return (
                 f"Game Start {self.game_id} {self.white} vs {self.black} {self.color} "
-                f"{self.size} {time} {self.inc or 0} {self.komi} {flats} {caps} "
-                f"{int(self.unrated)} {int(self.tournament)} {self.trigger} {self.amount} "
-                f"{int(bool(self.bot_game))}"
+                f"{self.terms.text()} {int(bool(self.bot_game))}"
             )
         return (
             f"Game Start {self.game_id} {self.size} {self.white} vs {self.black} {self.color} "
-            f"{time} {self.komi} {flats} {caps} {self.trigger} {self.amount}"
+            f"{self.terms.text(OLD_START)}"
         )
 
 

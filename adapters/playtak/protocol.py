@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from adapters.playtak.commands import (
     Accept,
@@ -66,7 +65,8 @@ from adapters.playtak.events import (
     Welcome,
 )
 from adapters.playtak.notation import MoveNotationError, ServerMove
-from adapters.playtak.seeks import GameInfo, LineError, SeekInfo, read_terms, to_int
+from adapters.playtak.seeks import GameInfo, LineError, SeekInfo, to_int
+from adapters.playtak.terms import OLD_START, TERMS, GameTerms
 
 #: the longest line either side takes (the client closes the connection past it, the
 #: server drops such a client); playtak's text is ISO-8859-1, so every byte is a character
@@ -167,32 +167,24 @@ def _game_line(game_id: int, rest: str, text: str) -> ServerEvent:
 
 def _game_start(text: str) -> GameStart:
     words = text.split()
-    terms: dict[str, Any]
     bot: bool | None = None
     if len(words) >= 8 and words[4] == "vs":
         # protocol 2: no white vs black colour size time inc komi flats caps unrated
         # tournament trigger amount bot
         nums = [to_int(w, text) for w in words[7:]]
-        nums += [5, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0][len(nums) :]
-        terms = read_terms(nums)
+        terms, untold = GameTerms.read(nums, TERMS), frozenset[str]()
         if len(words) > 17:
             bot = bool(nums[10])
         game_id, white, black, color = words[2], words[3], words[5], words[6]
     elif len(words) >= 8 and words[5] == "vs":
         # protocol 0/1: no size white vs black colour [time [komi flats caps [trigger amount]]]
         nums = [to_int(w, text) for w in words[8:]]
-        rest = nums[1:] + [0, -1, -1, 0, 0][len(nums[1:]) :]
-        terms = read_terms(rest, ("komi", "flats", "caps", "trigger", "amount"))
-        terms.update(size=to_int(words[3], text), time=nums[0] if nums else None, inc=None)
+        terms = GameTerms.read(nums, OLD_START, size=to_int(words[3], text))
+        untold = frozenset({"inc"} if nums else {"time", "inc"})
         game_id, white, black, color = words[2], words[4], words[6], words[7]
     else:
         raise LineError(f"cannot read the game start {text!r}")
-    for pieces in ("flats", "caps"):  # -1: not given, the standard for the size
-        if terms[pieces] < 0:
-            terms[pieces] = None
-    return GameStart(
-        to_int(game_id, text), white=white, black=black, color=color, bot_game=bot, **terms
-    )
+    return GameStart(to_int(game_id, text), white, black, color, terms, bot, untold)
 
 
 # the codec in one namespace: server events here, client commands from commands.py
@@ -216,6 +208,7 @@ __all__ = [
     "GameResumed",
     "GameSignal",
     "GameStart",
+    "GameTerms",
     "GameTime",
     "IsMod",
     "LineError",

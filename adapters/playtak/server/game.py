@@ -16,7 +16,7 @@ import attrs
 
 from adapters.playtak.notation import ServerMove
 from adapters.playtak.protocol import GameInfo, GameStart
-from adapters.playtak.seeks import terms_of
+from adapters.playtak.terms import ClockView, GameTerms
 from rules.game import Game, GameError
 from rules.registry import new_game
 from rules.tak.move import FILES
@@ -43,22 +43,13 @@ def _stack(game: Game[Any], square: str) -> str:
 
 
 @attrs.define
-class ServerGame:
+class ServerGame(ClockView):
     """A running game between two logged-in names."""
 
     no: int
     white: str
     black: str
-    size: int
-    time: int  # seconds
-    inc: int  # seconds
-    komi: int = 0
-    flats: int = 21
-    caps: int = 1
-    unrated: bool = False
-    tournament: bool = False
-    trigger: int = 0
-    amount: int = 0
+    terms: GameTerms
     game: Game[Any] = attrs.field(init=False)
     moves: list[str] = attrs.field(factory=list)
     clocks: list[int] = attrs.field(init=False)  # ms, [white, black]
@@ -102,18 +93,11 @@ class ServerGame:
         return len(self.moves) % 2
 
     def info(self) -> GameInfo:
-        return GameInfo(self.no, self.white, self.black, **terms_of(self))
+        return GameInfo(self.no, self.white, self.black, self.terms)
 
     def start_line(self, name: str) -> GameStart:
         color = "white" if name == self.white else "black"
-        return GameStart(
-            self.no,
-            white=self.white,
-            black=self.black,
-            color=color,
-            bot_game=self.bot_game,
-            **terms_of(self),
-        )
+        return GameStart(self.no, self.white, self.black, color, self.terms, self.bot_game)
 
     # ---- clocks ------------------------------------------------------------------------
     def remaining(self, now: float) -> tuple[int, int]:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import attrs
 
 from adapters.playtak import protocol as p
-from adapters.playtak.seeks import SeekInfo, terms_of
+from adapters.playtak.seeks import SeekInfo
 from adapters.playtak.server.game import ServerGame
 
 Output = tuple[int, str | None]
@@ -269,13 +269,12 @@ class LobbyCore:
         self._remove_seek_of(name)
         if isinstance(command, p.RemoveSeek):
             return
-        flats, caps = command.pieces
         seek = SeekInfo(
             self._next_seek,
             name,
-            **{**terms_of(command), "flats": flats, "caps": caps},
-            color=command.color,
-            opponent=command.opponent,
+            command.terms,
+            command.color,
+            command.opponent,
             bot=name in self.settings.bots,
         )
         self._next_seek += 1
@@ -306,7 +305,7 @@ class LobbyCore:
             self._next_game,
             white,
             black,
-            **terms_of(seek),
+            seek.terms,
             bot_game=bool({white, black} & self.settings.bots),
             black_bot=black in self.settings.bots,
             created_at=now,
