@@ -9,6 +9,10 @@ answered by one `EngineAnswered`, `EngineFailed` or `EngineIdle` of its ticket b
 next. With `ponder`, our move is followed by a `Ponder` of the reply our engine expects
 (the second move of its last pv); it is cancelled, its answer discarded, before anything
 else the engine must do (our next move above all), and when the game ends.
+
+Its parts, each sans-IO: the lobby (`seek_desk.SeekDesk`), the engine work and its
+tickets (`engine_work.EngineWork`), the finished games and their records
+(`record_shelf.RecordShelf`), the live game's own state (`live_game.LiveGame`).
 """
 
 from __future__ import annotations
@@ -20,48 +24,20 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import attrs
-
+from adapters.playtak import bridge_events as ev
 from adapters.playtak import protocol as p
-from adapters.playtak.bridge_events import (
-    BridgeError,
-    BridgeSettings,
-    CancelThinking,
-    Connected,
-    Disconnected,
-    Done,
-    EngineAnswered,
-    EngineFailed,
-    EngineIdle,
-    EngineReady,
-    Input,
-    LogSent,
-    MovePlan,
-    Output,
-    Ponder,
-    RecordFailed,
-    RecordWritten,
-    Restart,
-    Send,
-    Settled,
-    Think,
-    Tick,
-    WarmUp,
-    WriteRecord,
-    engine_refusal,
-    move_plan,
-)
+from adapters.playtak.engine_work import EngineWork, Work
 from adapters.playtak.game_policy import ChatTemplate
 from adapters.playtak.live_game import (
     LiveGame,
     describe_info,
-    estimated_start,
     play_server_move,
     rules_game,
-    server_clock_ms,
 )
 from adapters.playtak.notation import ServerMove
 from adapters.playtak.ponder_reply import expected_reply
+from adapters.playtak.record_shelf import RecordShelf
+from adapters.playtak.seek_desk import SeekDesk
 from adapters.referee.adjudication import score_words
 from rules.game import GameError
 from tei.lines import printable
@@ -70,52 +46,38 @@ from tei.seat import NewGame, SeatUnavailable
 log = logging.getLogger("playtak.bridge")
 
 
-@attrs.define
-class _Work:
-    """The engine work running: its ticket, game, kind, and whether it was cancelled
-    (`expected`: a ponder search, on this reply of the opponent in server notation)."""
-
-    ticket: int
-    live: LiveGame
-    restart: bool = False
-    expected: str | None = None
-    plies: int | None = None
-    cancelled: bool = False
-
-
 class BridgeState:
     """The bridge's decisions; `feed` one input, get the outputs (see the module)."""
 
-    def __init__(self, settings: BridgeSettings, rng: random.Random | None = None) -> None:
+    def __init__(self, settings: ev.BridgeSettings, rng: random.Random | None = None) -> None:
         self.settings = settings
         self.rng = rng or random.Random()
         self.name = ""
         self.live: LiveGame | None = None
-        #: (game id, result, record path or None) of every finished game
-        self.finished: list[tuple[int, str, Path | None]] = []
-        #: finished games whose record could not be written yet
-        self.unwritten: list[tuple[LiveGame, str]] = []
+        #: every finished game and the fate of its record
+        self.records = RecordShelf(settings.ptn_dir is not None)
         self.done = False
-        self.error: BridgeError | None = None
+        self.error: ev.BridgeError | None = None
         self._settled = False
-        self._open_seeks: dict[int, p.SeekInfo] = {}
-        self._accept_pending: p.SeekInfo | None = None
-        self._accepted: p.SeekInfo | None = None
-        self._refusals_logged: set[int] = set()
-        #: our seek on the server (None: none), when it was posted, the next one's index
-        self._posted: p.Seek | None = None
-        self._posted_at = 0.0
-        self._next_seek = 0
+        self.lobby = SeekDesk(settings.seeks, settings.accept, settings.seek_rotate_seconds)
         self._scores = settings.policy.watch()
         self._unscored_noted = False
-        self._engine: EngineReady | None = None
+        self._engine: ev.EngineReady | None = None
         self._new_game: NewGame | None = None
-        self._work: _Work | None = None
-        self._tickets = 0
-        self._writing: dict[int, tuple[LiveGame, str]] = {}
-        self._out: list[Output] = []
+        self.work = EngineWork()
+        self._out: list[ev.Output] = []
         self._now = 0.0
         self._wall = datetime.min
+
+    @property
+    def finished(self) -> list[tuple[int, str, Path | None]]:
+        """(game id, result, record path or None) of every finished game."""
+        return self.records.finished
+
+    @property
+    def unwritten(self) -> list[tuple[LiveGame, str]]:
+        """Finished games whose record could not be written yet."""
+        return self.records.unwritten
 
     @property
     def in_game(self) -> bool:
@@ -126,47 +88,43 @@ class BridgeState:
         """The login burst of the current connection is over."""
         return self._settled
 
-    def feed(self, item: Input, now: float, wall: datetime) -> list[Output]:
+    def feed(self, item: ev.Input, now: float, wall: datetime) -> list[ev.Output]:
         """Take one input at monotonic time `now` and wall time `wall`; the outputs."""
         self._now, self._wall = now, wall
         match item:
-            case Connected():
+            case ev.Connected():
                 self._connected(item.name)
-            case Settled():
+            case ev.Settled():
                 self._on_settled()
-            case Disconnected():
+            case ev.Disconnected():
                 self._disconnected()
-            case EngineReady():
+            case ev.EngineReady():
                 self._engine_ready(item)
-            case EngineAnswered():
+            case ev.EngineAnswered():
                 self._answered(item)
-            case EngineFailed():
+            case ev.EngineFailed():
                 self._failed(item)
-            case EngineIdle():
-                if self._work is not None and self._work.ticket == item.ticket:
-                    self._work = None
+            case ev.EngineIdle():
+                if self.work.end(item.ticket) is not None:
                     self._maybe_think()
-            case Tick():
+            case ev.Tick():
                 self._rotate_seek()
-            case RecordWritten():
-                self._written(item)
-            case RecordFailed():
-                self._write_failed(item)
+            case ev.RecordWritten():
+                self.records.written(item)
+            case ev.RecordFailed():
+                self.records.failed(item)
             case _:
                 self._event(item)
         out, self._out = self._out, []
         return out
 
     def wake_at(self) -> float | None:
-        """When the bridge must feed `Tick` (the posted seek's turn is over), or None."""
-        waiting = self._settled and self.live is None and self._accept_pending is None
-        if not waiting or self._posted is None or len(self.settings.seeks) < 2:
-            return None
-        return self._posted_at + self.settings.seek_rotate_seconds
+        """When the bridge must feed `ev.Tick` (the posted seek's turn is over), or None."""
+        return self.lobby.wake_at(self._settled and self.live is None)
 
-    def close(self) -> list[Output]:
+    def close(self) -> list[ev.Output]:
         """On the way out: one more try at the records not written yet."""
-        self._retry_records()
+        self._out += self.records.retry()
         out, self._out = self._out, []
         return out
 
@@ -174,9 +132,7 @@ class BridgeState:
     def _connected(self, name: str) -> None:
         self.name = name
         self._settled = False
-        self._accept_pending = None
-        self._posted = None  # the server drops the seeks of a closed connection
-        self._open_seeks.clear()
+        self.lobby.reconnected()
         if self.live is not None:
             self.live.awaiting_replay = True
 
@@ -197,13 +153,13 @@ class BridgeState:
             live.move_in_flight = None
             self._cancel_thinking()
 
-    def _engine_ready(self, engine: EngineReady) -> None:
+    def _engine_ready(self, engine: ev.EngineReady) -> None:
         self._engine = engine
         for seek in self.settings.seeks:
             why = self._engine_refusal(seek.size, seek.komi)
             if why:
                 line = seek.to_line()
-                self._stop(BridgeError(f"the engine cannot play the seek {line!r}: {why}"))
+                self._stop(ev.BridgeError(f"the engine cannot play the seek {line!r}: {why}"))
                 return
 
     def _engine_refusal(self, size: int, komi: int) -> str | None:
@@ -211,12 +167,12 @@ class BridgeState:
         engine = self._engine
         if engine is None:
             return None
-        return engine_refusal(engine.options, engine.sizes, size, komi)
+        return ev.engine_refusal(engine.options, engine.sizes, size, komi)
 
-    def _stop(self, error: BridgeError | None = None) -> None:
+    def _stop(self, error: ev.BridgeError | None = None) -> None:
         self.done = True
         self.error = self.error or error
-        self._out.append(Done(error))
+        self._out.append(ev.Done(error))
 
     # ---- server events ---------------------------------------------------------------
     def _event(self, event: p.ServerEvent) -> None:
@@ -228,7 +184,7 @@ class BridgeState:
             case p.GameMove() if live and mine:
                 self._game_move(live, event.move)
             case p.GameTime() if live and mine:
-                self._clocks(live, event)
+                live.set_clocks(event.white_ms, event.black_ms, self._now, self._wall)
             case p.GameOver() if live and mine:
                 self._finish(live, event.result)
             case p.GameAbandoned() if live and mine:
@@ -244,14 +200,13 @@ class BridgeState:
             case p.Nok():
                 self._refused()
             case p.ErrorText():
-                self._out.append(LogSent(logging.WARNING, f"server error: {event.text}"))
+                self._out.append(ev.LogSent(logging.WARNING, f"server error: {event.text}"))
             case p.SeekNew():
-                self._open_seeks[event.seek.no] = event.seek
+                self.lobby.seen(event.seek)
                 if self.settings.accept is not None and self._settled and self.live is None:
                     self._look_for_game()
             case p.SeekRemove():
-                self._open_seeks.pop(event.seek.no, None)
-                self._refusals_logged.discard(event.seek.no)
+                self.lobby.gone(event.seek.no)
             case p.Chat(kind="Tell"):
                 # words to us are logged, never obeyed: the bot takes no chat commands
                 who, text = printable(event.name), printable(event.text)
@@ -263,58 +218,20 @@ class BridgeState:
             case _:
                 pass
 
-    def _clocks(self, live: LiveGame, event: p.GameTime) -> None:
-        live.clocks = [server_clock_ms(event.white_ms), server_clock_ms(event.black_ms)]
-        if live.joined_late:
-            white, black = live.clocks
-            live.began = estimated_start(live, white, black, self._wall)
-            live.joined_late = False
-        live.clock_at = self._now
-        live.move_in_flight = None
-
     # ---- lobby -------------------------------------------------------------------------
     def _look_for_game(self) -> None:
         """Accept the best acceptable seek of another player, or else post our own seek
         (never during a game)."""
-        if self.live is not None or self.done or self._accept_pending is not None:
+        if self.live is not None or self.done:
             return
-        seek = self._best_seek()
-        if seek is not None:
-            log.info("accepting seek %d of %s", seek.no, seek.name)
-            self._accept_pending = self._accepted = seek
-            self._out.append(Send(p.Accept(seek.no)))
-        elif self._posted is None and self.settings.seeks:
-            self._post_seek()
-
-    def _best_seek(self) -> p.SeekInfo | None:
-        """The seek the filter's choice rule takes among the acceptable ones (refusals
-        logged once per seek), or None."""
-        accept = self.settings.accept
-        if accept is None:
-            return None
-        acceptable = []
-        for seek in self._open_seeks.values():
-            why = accept.refusal(seek, self.name) or self._engine_refusal(seek.size, seek.komi)
-            if why is None:
-                acceptable.append(seek)
-            elif seek.no not in self._refusals_logged and seek.name != self.name:
-                self._refusals_logged.add(seek.no)
-                log.info("not accepting seek %d of %s: %s", seek.no, seek.name, why)
-        return accept.best(acceptable, self.name)
-
-    def _post_seek(self) -> None:
-        """Post the next of our seeks (it replaces the one posted before)."""
-        seeks = self.settings.seeks
-        self._posted = seek = seeks[self._next_seek % len(seeks)]
-        self._next_seek += 1
-        self._posted_at = self._now
-        log.info("seeking: %s", seek.to_line())
-        self._out.append(Send(seek))
+        command = self.lobby.next_command(self.name, self._now, self._engine_refusal)
+        if command is not None:
+            self._out.append(ev.Send(command))
 
     def _rotate_seek(self) -> None:
         when = self.wake_at()
         if when is not None and self._now >= when:
-            self._post_seek()
+            self._out.append(ev.Send(self.lobby.post(self._now)))
 
     def _game_start(self, event: p.GameStart) -> None:
         try:
@@ -324,67 +241,36 @@ class BridgeState:
             return
         live = self.live
         if live is not None and live.start.game_id == event.game_id:
-            log.info("game %d is being replayed by the server", event.game_id)
-            live.game = game
-            live.moves.clear()
-            live.resuming = True
-            live.awaiting_replay = False
+            live.replayed(game)
             return
         if live is not None:
             self._finish(live, "*")
-        inc = self._increment(event)
-        self._accept_pending = self._posted = None  # the server removed both seeks
+        inc = self.lobby.increment(event)
+        self.lobby.game_started()
         self._scores = self.settings.policy.watch()
-        clock = server_clock_ms((event.time or 0) * 1000)
         late = not self._settled
-        self.live = live = LiveGame(
-            event,
-            inc * 1000,
-            game,
-            [clock, clock],
-            self._now,
-            resuming=late,
-            began=self._wall,
-            joined_late=late,
-        )
-        log.info(
-            "game %d: %s vs %s, %dx%d, %s+%s s, komi %d, we are %s",
-            *(event.game_id, event.white, event.black, event.size, event.size),
-            *(event.time, inc, event.komi, event.color),
-        )
+        self.live = live = LiveGame.begin(event, inc, game, self._now, self._wall, late)
         self._new_game = self._engine_game(event)
         if self.settings.greeting is not None and not late:
             self._tell(live, self.settings.greeting)
         if not live.our_turn and not live.resuming:
-            self._out.append(WarmUp(self._new_game))
+            self._out.append(ev.WarmUp(self._new_game))
         self._maybe_think()
 
     def _refuse_game(self, event: p.GameStart, why: GameError) -> None:
         """A game the rules cannot set up (a size of 0 or 100, a bad piece count): resign
         it at once, record nothing, and look for the next game."""
         log.error("game %d cannot be played (%s): resigning", event.game_id, why)
-        self._out.append(Send(p.GameAction(event.game_id, "Resign")))
-        self._accept_pending = self._posted = None  # the server removed both seeks
+        self._out.append(ev.Send(p.GameAction(event.game_id, "Resign")))
+        self.lobby.game_started()
         if self.live is not None:  # replaced by this game, or its replay no longer fits
             self._finish(self.live, "*")
         elif self._settled:
             self._look_for_game()
 
-    def _increment(self, event: p.GameStart) -> int:
-        """The game's increment (s): from the start line, or (protocol 0) from the seek
-        it came from, ours or the one we accepted."""
-        if event.inc is not None:
-            return event.inc
-        sources = [self._accept_pending, self._posted, self._accepted, *self.settings.seeks]
-        known = [s for s in sources if s is not None]
-        fitting = [s for s in known if (s.size, s.time) == (event.size, event.time)]
-        chosen = fitting or known
-        return chosen[0].inc if chosen else 0
-
     def _tell(self, live: LiveGame, template: ChatTemplate) -> None:
-        start = live.start
-        opponent = start.black if live.seat == 0 else start.white
-        self._out.append(Send(p.Say(template.fill(self.name, opponent), to=opponent)))
+        opponent = live.opponent
+        self._out.append(ev.Send(p.Say(template.fill(self.name, opponent), to=opponent)))
 
     def _engine_game(self, start: p.GameStart) -> NewGame:
         """The engine's new game for a server game (without komi when it has none)."""
@@ -404,8 +290,8 @@ class BridgeState:
             return
         live.moves.append(move.to_text())
         live.rejected.clear()
-        work = self._work
-        if work is not None and work.expected is not None and not work.cancelled:
+        work = self.work.current
+        if work is not None and work.pondering and not work.cancelled:
             hit = "a ponder hit" if work.expected == live.moves[-1] else "a ponder miss"
             log.info(
                 "game %d: their reply %s (%s: %s was expected): ponder stopped",
@@ -418,51 +304,39 @@ class BridgeState:
         if kind == "OfferDraw":
             if self._scores.takes_draw(len(live.game.history)):
                 log.info("game %d: draw offered: accepting", game_id)
-                self._out.append(Send(p.GameAction(game_id, "OfferDraw")))
+                self._out.append(ev.Send(p.GameAction(game_id, "OfferDraw")))
             else:
                 log.info("game %d: draw offered: declined (ignored)", game_id)
         elif kind == "RequestUndo":
             if self.settings.policy.accept_undo:
                 log.info("game %d: undo requested: accepting", game_id)
-                self._out.append(Send(p.GameAction(game_id, "RequestUndo")))
+                self._out.append(ev.Send(p.GameAction(game_id, "RequestUndo")))
             else:
                 log.info("game %d: undo requested: refused (ignored)", game_id)
         elif kind == "Undo" and live.moves:
             self._cancel_thinking()
-            live.game.undo()
-            live.moves.pop()
+            live.take_back()
             self._maybe_think()
 
     def _refused(self) -> None:
         live = self.live
         if live is not None and live.move_in_flight is not None:
-            move = live.move_in_flight
-            self._out.append(LogSent(logging.ERROR, f"the server refused our move {move!r}"))
-            live.move_in_flight = None
-            live.game.undo()
-            live.moves.pop()
-            live.rejected.add(move)
-            live.failures += 1
+            move = live.refused()
+            self._out.append(ev.LogSent(logging.ERROR, f"the server refused our move {move!r}"))
             self._maybe_think()
-        elif self._accept_pending is not None:
-            log.info("seek %d is gone", self._accept_pending.no)
-            self._open_seeks.pop(self._accept_pending.no, None)
-            self._accept_pending = None
+        elif self.lobby.refused():
             self._look_for_game()
         else:
-            self._out.append(LogSent(logging.WARNING, "the server said NOK"))
+            self._out.append(ev.LogSent(logging.WARNING, "the server said NOK"))
 
-    # ---- finished games and their records ----------------------------------------------
+    # ---- finished games ----------------------------------------------------------------
     def _finish(self, live: LiveGame, result: str, goodbye: bool = True) -> None:
         """The game is over (`goodbye`: and the opponent is there to be told so)."""
         self._cancel_thinking()
         if self.settings.goodbye is not None and goodbye and result != "*":
             self._tell(live, self.settings.goodbye)
         self.live = None
-        self.finished.append((live.start.game_id, result, None))
-        if self.settings.ptn_dir is not None:
-            self.unwritten.append((live, result))
-            self._retry_records()
+        self._out += self.records.finish(live, result)
         log.info(
             "game %d over: %s after %d plies (%d finished)",
             *(live.start.game_id, result, len(live.moves), len(self.finished)),
@@ -472,50 +346,16 @@ class BridgeState:
         elif self._settled:
             self._look_for_game()
 
-    def _retry_records(self) -> None:
-        """Write the records still waiting (the one just finished, and any an earlier
-        failure kept); a failure keeps the record for the next try."""
-        if self.settings.ptn_dir is None:
-            return
-        for live, result in self.unwritten:
-            self._writing[live.start.game_id] = (live, result)
-            self._out.append(WriteRecord(live, result))
-        self.unwritten = []
-
-    def _written(self, item: RecordWritten) -> None:
-        self._writing.pop(item.game_id, None)
-        for i, (game_id, result, path) in enumerate(self.finished):
-            if path is None and game_id == item.game_id:
-                self.finished[i] = (game_id, result, item.path)
-
-    def _write_failed(self, item: RecordFailed) -> None:
-        log.error(
-            "cannot write the record of game %d (kept, retried after the next game): %s",
-            item.game_id,
-            item.error,
-        )
-        kept = self._writing.pop(item.game_id, None)
-        if kept is not None:
-            self.unwritten.append(kept)
-
     # ---- thinking ----------------------------------------------------------------------
-    def _ticket(self, live: LiveGame, restart: bool = False, expected: str | None = None) -> int:
-        self._tickets += 1
-        self._work = _Work(self._tickets, live, restart, expected=expected)
-        return self._tickets
-
     def _cancel_thinking(self) -> None:
-        work = self._work
-        if work is not None and not work.cancelled:
-            work.cancelled = True
-            self._out.append(CancelThinking(work.ticket))
+        self._out += self.work.cancel()
 
     def _maybe_think(self) -> None:
         live = self.live
-        work = self._work
-        if work is not None and work.expected is not None and live is not None:
+        work = self.work.current
+        if work is not None and work.pondering and live is not None:
             if live.our_turn or live is not work.live:
-                self._cancel_thinking()  # pondering is over; its EngineIdle calls us again
+                self._cancel_thinking()  # pondering is over; its ev.EngineIdle calls us again
             return
         if (
             live is None
@@ -532,39 +372,32 @@ class BridgeState:
             self._resign(live)
             return
         new = self._new_game or self._engine_game(live.start)
-        self._out.append(Think(self._ticket(live), new))
+        self._out.append(ev.Think(self.work.start(live), new))
 
     def wanted(self, ticket: int) -> bool:
         """The work of `ticket` is still wanted (not cancelled, its game still on)."""
-        work = self._work
-        return (
-            work is not None
-            and work.ticket == ticket
-            and not work.cancelled
-            and work.live is self.live
-        )
+        return self.work.wanted(ticket, self.live)
 
-    def plan(self, ticket: int, now: float) -> MovePlan | None:
+    def plan(self, ticket: int, now: float) -> ev.MovePlan | None:
         """The position, limits, deadline and grace of the move `ticket` asks for, at
         `now`; None when that work was cancelled meanwhile."""
-        work = self._work
+        work = self.work.of(ticket)
         if work is None or not self.wanted(ticket):
             return None
         work.plies = len(work.live.game.history)
-        return move_plan(work.live, now, self.settings)
+        return ev.move_plan(work.live, now, self.settings)
 
-    def _current(self, ticket: int) -> _Work | None:
+    def _current(self, ticket: int) -> Work | None:
         """The work of `ticket` (now over) when its game still wants its outcome."""
-        work = self._work
-        if work is None or work.ticket != ticket:
+        work = self.work.end(ticket)
+        if work is None:
             return None
-        self._work = None
         if work.cancelled or work.live is not self.live:
             self._maybe_think()
             return None
         return work
 
-    def _answered(self, item: EngineAnswered) -> None:
+    def _answered(self, item: ev.EngineAnswered) -> None:
         work = self._current(item.ticket)
         if work is None:
             return
@@ -575,7 +408,7 @@ class BridgeState:
         action = item.action
         move = ServerMove.from_move(action).to_text()
         if move in live.rejected:
-            action, move = self._alternative(live)
+            action, move = live.unrefused_move(self.rng)
             if action is None:
                 self._resign(live)
                 return
@@ -583,7 +416,7 @@ class BridgeState:
         live.moves.append(move)
         live.move_in_flight = move
         log.info("game %d: we play %s%s", live.start.game_id, move, describe_info(item.info))
-        self._out.append(Send(p.PlayMove(live.start.game_id, move)))
+        self._out.append(ev.Send(p.PlayMove(live.start.game_id, move)))
         self._judge_score(live, item.info)
         if action is item.action:
             self._ponder(live, (item.info, *reversed(item.infos)))
@@ -601,7 +434,7 @@ class BridgeState:
         game, expected = found
         log.info("game %d: pondering on %s", live.start.game_id, expected)
         new = self._new_game or self._engine_game(live.start)
-        self._out.append(Ponder(self._ticket(live, expected=expected), new, game))
+        self._out.append(ev.Ponder(self.work.start(live, expected=expected), new, game))
 
     def _judge_score(self, live: LiveGame, info: Any) -> None:
         """Resign, offer or withdraw a draw by the score of the move just played."""
@@ -619,14 +452,14 @@ class BridgeState:
             self._resign(live)
         elif action == "offer draw":
             log.info("game %d: offering a draw (%s)", game_id, policy.draw)
-            self._out.append(Send(p.GameAction(game_id, "OfferDraw")))
+            self._out.append(ev.Send(p.GameAction(game_id, "OfferDraw")))
         elif action == "withdraw draw":
             log.info("game %d: withdrawing our draw offer (the score left the band)", game_id)
-            self._out.append(Send(p.GameAction(game_id, "RemoveDraw")))
+            self._out.append(ev.Send(p.GameAction(game_id, "RemoveDraw")))
 
-    def _failed(self, item: EngineFailed) -> None:
-        work = self._work
-        if work is not None and work.ticket == item.ticket and work.expected is not None:
+    def _failed(self, item: ev.EngineFailed) -> None:
+        work = self.work.of(item.ticket)
+        if work is not None and work.pondering:
             work.cancelled = False  # a ponder that did not stop: restart the engine all the same
         work = self._current(item.ticket)
         if work is None:
@@ -634,7 +467,7 @@ class BridgeState:
         live, fault = work.live, item.fault
         game_id = live.start.game_id
         if not work.restart:
-            if work.expected is None:  # a failed ponder search costs no move
+            if not work.pondering:  # a failed ponder search costs no move
                 live.failures += 1
             log.error("game %d: engine failure: %s", game_id, fault)
         if isinstance(fault, SeatUnavailable):
@@ -643,25 +476,16 @@ class BridgeState:
             log.error("game %d: no time to restart the engine, resigning", game_id)
             self._resign(live)
         else:
-            self._out.append(Restart(self._ticket(live, restart=True)))
+            self._out.append(ev.Restart(self.work.start(live, restart=True)))
 
     def _resign(self, live: LiveGame) -> None:
         """Resign once (the thinking stops until the server ends the game)."""
         if not live.resigned:
             live.resigned = True
-            self._out.append(Send(p.GameAction(live.start.game_id, "Resign")))
+            self._out.append(ev.Send(p.GameAction(live.start.game_id, "Resign")))
 
     def _give_up(self, live: LiveGame, exc: BaseException) -> None:
         """The engine cannot be started again: resign and stop the bridge."""
         log.error("game %d: %s; resigning and stopping", live.start.game_id, exc)
         self._resign(live)
-        self._stop(BridgeError(f"the engine is gone: {exc}"))
-
-    def _alternative(self, live: LiveGame) -> tuple[Any, str]:
-        """A random legal move the server has not refused (None when there is none)."""
-        options = [(a, ServerMove.from_move(a).to_text()) for a in live.game.legal()]
-        options = [(a, m) for a, m in options if m not in live.rejected]
-        if not options:
-            return None, ""
-        log.warning("game %d: playing a random move instead of a refused one", live.start.game_id)
-        return self.rng.choice(options)
+        self._stop(ev.BridgeError(f"the engine is gone: {exc}"))

@@ -8,6 +8,7 @@ description of the engine's last search info.
 from __future__ import annotations
 
 import logging
+import random
 import re
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -46,6 +47,29 @@ class LiveGame:
     failures: int = 0
     resigned: bool = False
 
+    @classmethod
+    def begin(
+        cls, start: p.GameStart, inc: int, game: Game[Any], now: float, wall: datetime, late: bool
+    ) -> LiveGame:
+        """A game the server started (`inc` in seconds) at monotonic `now` and wall time
+        `wall`; `late`: joined while it runs (before the login burst was over), so it
+        waits for the server's replay of its moves."""
+        clock = server_clock_ms((start.time or 0) * 1000)
+        log.info(
+            "game %d: %s vs %s, %dx%d, %s+%s s, komi %d, we are %s",
+            *(start.game_id, start.white, start.black, start.size, start.size),
+            *(start.time, inc, start.komi, start.color),
+        )
+        return cls(start, inc * 1000, game, [clock, clock], now, late, wall, joined_late=late)
+
+    def replayed(self, game: Game[Any]) -> None:
+        """The server replays this game from its start (to `game`, its start position)."""
+        log.info("game %d is being replayed by the server", self.start.game_id)
+        self.game = game
+        self.moves.clear()
+        self.resuming = True
+        self.awaiting_replay = False
+
     @property
     def seat(self) -> int:
         return 0 if self.start.color == "white" else 1
@@ -61,6 +85,47 @@ class LiveGame:
         if self.moves:
             ours -= int((now - self.clock_at) * 1000)
         return ours, theirs
+
+    @property
+    def opponent(self) -> str:
+        return self.start.black if self.seat == 0 else self.start.white
+
+    def set_clocks(self, white_ms: int, black_ms: int, now: float, wall: datetime) -> None:
+        """The server's clocks (`Time` line) at monotonic `now` and wall time `wall`: a
+        game joined late learns when it began; our move is no longer in flight."""
+        self.clocks = [server_clock_ms(white_ms), server_clock_ms(black_ms)]
+        if self.joined_late:
+            white, black = self.clocks
+            self.began = estimated_start(self, white, black, wall)
+            self.joined_late = False
+        self.clock_at = now
+        self.move_in_flight = None
+
+    def take_back(self) -> str:
+        """Undo the last move (an undo both sides agreed to); its server text."""
+        self.game.undo()
+        return self.moves.pop()
+
+    def refused(self) -> str:
+        """The server refused our move in flight: take it back, never play it again in
+        this position, count the failure; the move."""
+        move = self.move_in_flight
+        assert move is not None
+        self.move_in_flight = None
+        self.take_back()
+        self.rejected.add(move)
+        self.failures += 1
+        return move
+
+    def unrefused_move(self, rng: random.Random) -> tuple[Any, str]:
+        """A random legal move the server has not refused, and its server text (None and
+        "" when there is none)."""
+        options = [(a, ServerMove.from_move(a).to_text()) for a in self.game.legal()]
+        options = [(a, m) for a, m in options if m not in self.rejected]
+        if not options:
+            return None, ""
+        log.warning("game %d: playing a random move instead of a refused one", self.start.game_id)
+        return rng.choice(options)
 
 
 def server_clock_ms(value: int) -> int:
