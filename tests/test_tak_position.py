@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from rules.game import GameError, NotationError, PositionError
@@ -37,6 +39,11 @@ def test_rows_run_from_the_top_rank() -> None:
 
 
 @pytest.mark.parametrize(
+    ("parse", "error"),
+    [(Position.from_tps, NotationError), (TakGame.from_position_string, GameError)],
+    ids=["Position", "TakGame"],
+)
+@pytest.mark.parametrize(
     ("tps", "named"),
     [
         ("x5/x5/x5/x5/x5 1", "3 fields"),
@@ -56,11 +63,11 @@ def test_rows_run_from_the_top_rank() -> None:
         ("x5/x5/x5/x5/x5 1 one", "move number"),
     ],
 )
-def test_bad_tps_is_named(tps: str, named: str) -> None:
-    with pytest.raises(NotationError, match=named):
-        Position.from_tps(tps)
-    with pytest.raises(GameError, match=named):
-        TakGame.from_position_string(tps)
+def test_bad_tps_is_named(
+    parse: Callable[[str], object], error: type[GameError], tps: str, named: str
+) -> None:
+    with pytest.raises(error, match=named):
+        parse(tps)
 
 
 def test_too_many_pieces_for_the_size() -> None:
