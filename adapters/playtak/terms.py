@@ -8,11 +8,13 @@ Holders keep a `GameTerms` in `terms` and read it as their own attributes throug
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 import attrs
 
 from rules.tak.tables import RESERVES
+
+T = TypeVar("T")
 
 
 def standard_pieces(size: int) -> tuple[int, int]:
@@ -63,47 +65,43 @@ BOARD_CLOCK, REST = TERMS[:3], TERMS[3:]
 OLD_START = ("time", "komi", "flats", "caps", "trigger", "amount")
 
 
+class Term(Generic[T]):
+    """One of the held `terms`, read as the holder's own attribute (`seek.komi`)."""
+
+    __slots__ = ("name",)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, holder: None, owner: type) -> Term[T]: ...
+    @overload
+    def __get__(self, holder: TermsView, owner: type) -> T: ...
+    def __get__(self, holder: TermsView | None, owner: type) -> Term[T] | T:
+        if holder is None:
+            return self
+        value: T = getattr(holder.terms, self.name)
+        return value
+
+
 class TermsView:
     """A holder of `terms` read as its own attributes (the clock: `ClockView`)."""
 
     __slots__ = ()
     terms: GameTerms
 
-    @property
-    def size(self) -> int:
-        return self.terms.size
-
-    @property
-    def komi(self) -> int:
-        return self.terms.komi
-
-    @property
-    def flats(self) -> int:
-        return self.terms.flats
-
-    @property
-    def caps(self) -> int:
-        return self.terms.caps
+    size = Term[int]()
+    komi = Term[int]()
+    flats = Term[int]()
+    caps = Term[int]()
+    unrated = Term[bool]()
+    tournament = Term[bool]()
+    trigger = Term[int]()
+    amount = Term[int]()
 
     @property
     def pieces(self) -> tuple[int, int]:
         return (self.terms.flats, self.terms.caps)
-
-    @property
-    def unrated(self) -> bool:
-        return self.terms.unrated
-
-    @property
-    def tournament(self) -> bool:
-        return self.terms.tournament
-
-    @property
-    def trigger(self) -> int:
-        return self.terms.trigger
-
-    @property
-    def amount(self) -> int:
-        return self.terms.amount
 
 
 class ClockView(TermsView):
@@ -111,10 +109,5 @@ class ClockView(TermsView):
 
     __slots__ = ()
 
-    @property
-    def time(self) -> int:
-        return self.terms.time
-
-    @property
-    def inc(self) -> int:
-        return self.terms.inc
+    time = Term[int]()
+    inc = Term[int]()
