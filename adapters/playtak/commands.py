@@ -14,7 +14,7 @@ import string
 
 import attrs
 
-from adapters.playtak.seeks import FixedLine, GameWord
+from adapters.playtak.seeks import DRAW_UNDO, FixedLine, GameWord
 from adapters.playtak.terms import BOARD_CLOCK, REST, ClockView, GameTerms
 
 NAME_RE = re.compile(r"[a-zA-Z][a-zA-Z0-9_]{3,15}")
@@ -152,7 +152,8 @@ class PlayMove:
         return f"Game#{self.game_id} {self.move}"
 
 
-GAME_ACTIONS = ("OfferDraw", "RemoveDraw", "RequestUndo", "RemoveUndo", "Resign")
+#: what a player says about a game in one word: the draw and undo words, and `Resign`
+GAME_ACTIONS = (*DRAW_UNDO, "Resign")
 
 
 class GameAction(GameWord):

@@ -8,11 +8,12 @@ Each event prints itself with `to_line(protocol)`; the protocol version matters 
 from __future__ import annotations
 
 import json
+from typing import ClassVar
 
 import attrs
 
 from adapters.playtak.notation import ServerMove, server_move
-from adapters.playtak.seeks import FixedLine, GameInfo, GameWord, SeekInfo
+from adapters.playtak.seeks import DRAW_UNDO, FixedLine, GameInfo, GameWord, SeekInfo
 from adapters.playtak.terms import OLD_START, GameTerms, TermsView
 
 
@@ -77,43 +78,47 @@ class OnlinePlayers:
 
 
 @attrs.frozen
-class SeekNew:
+class SeekLine:
+    """`<HEAD> <seek fields>`: a seek put on the list or taken off it."""
+
+    HEAD: ClassVar[str] = ""
+
     seek: SeekInfo
 
     def to_line(self, protocol: int = 2) -> str:
-        return "Seek new " + self.seek.fields(protocol)
+        return f"{self.HEAD} {self.seek.fields(protocol)}"
+
+
+class SeekNew(SeekLine):
+    HEAD = "Seek new"
+
+
+class SeekRemove(SeekLine):
+    HEAD = "Seek remove"
 
 
 @attrs.frozen
-class SeekRemove:
-    seek: SeekInfo
+class GameLine:
+    """`<HEAD> <game fields>`: a game put on the list, taken off it, or observed."""
 
-    def to_line(self, protocol: int = 2) -> str:
-        return "Seek remove " + self.seek.fields(protocol)
+    HEAD: ClassVar[str] = ""
 
-
-@attrs.frozen
-class GameListAdd:
     game: GameInfo
 
     def to_line(self, protocol: int = 2) -> str:
-        return "GameList Add " + self.game.fields()
+        return f"{self.HEAD} {self.game.fields()}"
 
 
-@attrs.frozen
-class GameListRemove:
-    game: GameInfo
-
-    def to_line(self, protocol: int = 2) -> str:
-        return "GameList Remove " + self.game.fields()
+class GameListAdd(GameLine):
+    HEAD = "GameList Add"
 
 
-@attrs.frozen
-class ObserveStart:
-    game: GameInfo
+class GameListRemove(GameLine):
+    HEAD = "GameList Remove"
 
-    def to_line(self, protocol: int = 2) -> str:
-        return "Observe " + self.game.fields()
+
+class ObserveStart(GameLine):
+    HEAD = "Observe"
 
 
 @attrs.frozen
@@ -200,7 +205,8 @@ class GameAbandoned:
         return f"Game#{self.game_id} Abandoned. {self.quitter} quit"
 
 
-GAME_SIGNALS = ("OfferDraw", "RemoveDraw", "RequestUndo", "RemoveUndo", "Undo")
+#: what the server says about a game in one word: the draw and undo words, and `Undo` done
+GAME_SIGNALS = (*DRAW_UNDO, "Undo")
 
 
 class GameSignal(GameWord):

@@ -31,6 +31,10 @@ class FixedLine:
         return self.LINE
 
 
+#: the draw and undo words, the same both ways (the server passes them to the opponent)
+DRAW_UNDO = ("OfferDraw", "RemoveDraw", "RequestUndo", "RemoveUndo")
+
+
 @attrs.frozen
 class GameWord:
     """`Game#<id> <kind>`, one word about a game, in either direction (`OfferDraw` ...)."""
