@@ -230,10 +230,6 @@ class TakGame(Game[Move]):
     def history(self) -> Sequence[Move]:
         return tuple(self._moves)
 
-    @property
-    def ply(self) -> int:
-        return len(self._moves)
-
     def position(self) -> Position:
         board = self._board
         stacks = tuple(board.stack(sq) for sq in range(board.size * board.size))

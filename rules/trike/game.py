@@ -139,10 +139,6 @@ class TrikeGame(Game[int]):
     def history(self) -> Sequence[int]:
         return tuple(self._history)
 
-    @property
-    def ply(self) -> int:
-        return len(self._history)
-
     def trapped(self) -> bool:
         """True when the pawn stands on the board with every neighbour occupied."""
         if self.pawn < 0:
