@@ -17,7 +17,7 @@ from bots.base import BotOption, Info, Limits, Report, SeededBot
 from bots.deepening import Iteration, deepen, iteration_info
 from bots.tak.level import LEVELS, TOP, capped, pick
 from bots.tak.search import CHECK_EVERY, FUTILITY_MARGIN, MAX_EXTENSION, WIN_BOUND, Searcher
-from bots.timing import TimePlan, plan
+from bots.timing import DEFAULT_MS, TimePlan, plan
 from rules.game import Game
 from rules.tak.board import Board, code_ptn
 from rules.tak.game import TakGame
@@ -88,7 +88,7 @@ class TakSearchBot(SeededBot):
     options: ClassVar[tuple[BotOption, ...]] = (
         *SeededBot.options,
         BotOption("Level", "spin", default=str(TOP), min=1, max=TOP),
-        BotOption("DefaultMs", "spin", default="1000", min=1, max=3_600_000),
+        DEFAULT_MS,
         BotOption("MaxDepth", "spin", default=str(MAX_DEPTH), min=1, max=MAX_DEPTH),
         BotOption("ThreatPlies", "spin", default="0", min=0, max=MAX_EXTENSION),
         BotOption("TinuePlies", "spin", default="0", min=0, max=15),

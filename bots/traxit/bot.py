@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from bots.base import Bot, BotOption, Info, Limits, Report
 from bots.deepening import Iteration, deepen
-from bots.timing import plan
+from bots.timing import DEFAULT_MS, plan
 from bots.traxit.search import make_searcher
 from rules.game import Game
 from rules.traxit.actions import Action
@@ -33,9 +33,7 @@ ITERATION_SHARE = 0.2
 class TraxitSearchBot(Bot):
     name: ClassVar[str] = "search"
     games: ClassVar[tuple[str, ...]] = ("traxit",)
-    options: ClassVar[tuple[BotOption, ...]] = (
-        BotOption("DefaultMs", "spin", default="1000", min=1, max=3_600_000),
-    )
+    options: ClassVar[tuple[BotOption, ...]] = (DEFAULT_MS,)
 
     def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
         if not isinstance(game, TraxitGame):

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from bots.base import Bot, BotOption, Info, Limits, Report
 from bots.deepening import Iteration, deepen, iteration_info
-from bots.timing import plan
+from bots.timing import DEFAULT_MS, plan
 from bots.trike.search import MAX_DEPTH, WIN, WIN_BOUND, Searcher
 from rules.game import Game
 from rules.trike.game import TrikeGame
@@ -29,9 +29,7 @@ ITERATION_SHARE = 0.55
 class TrikeSearchBot(Bot):
     name: ClassVar[str] = "search"
     games: ClassVar[tuple[str, ...]] = ("trike",)
-    options: ClassVar[tuple[BotOption, ...]] = (
-        BotOption("DefaultMs", "spin", default="1000", min=1, max=3_600_000),
-    )
+    options: ClassVar[tuple[BotOption, ...]] = (DEFAULT_MS,)
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
