@@ -70,6 +70,18 @@ class Bot(ABC):
         """Return a legal action of `game` (the bot may play/undo on it freely)."""
 
 
+#: the option of each searching bot: how long it thinks (ms) when `go` gives no limit
+DEFAULT_MS = BotOption("DefaultMs", "spin", default="1000", min=1, max=3_600_000)
+
+
+class SearchBot(Bot):
+    """A searching bot (`name` "search"); it thinks `DefaultMs` when `go` gives no limit
+    at all (`bots.timing.plan`)."""
+
+    name: ClassVar[str] = "search"
+    options: ClassVar[tuple[BotOption, ...]] = (DEFAULT_MS,)
+
+
 class SeededBot(Bot):
     """A bot with a `Seed` option for reproducible choices (0: a fresh seed)."""
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import attrs
 
-from bots.base import BotOption, Limits
+from bots.base import Limits
 
 #: milliseconds kept back for process start-up of the reply, pipes and the host loop
 OVERHEAD_MS = 25.0
@@ -57,10 +57,6 @@ class TimePlan:
         if self.hard is not None:
             target = min(target, self.hard)
         return elapsed_ms <= self.soft * 0.1 or elapsed_ms + predicted_ms <= target
-
-
-#: the option of each searching bot: how long it thinks when `go` gives no limit at all
-DEFAULT_MS = BotOption("DefaultMs", "spin", default="1000", min=1, max=3_600_000)
 
 
 def plan(

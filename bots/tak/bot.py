@@ -13,11 +13,11 @@ import threading
 import time
 from typing import Any, ClassVar
 
-from bots.base import BotOption, Info, Limits, Report, SeededBot
+from bots.base import DEFAULT_MS, BotOption, Info, Limits, Report, SeededBot
 from bots.deepening import Iteration, deepen, iteration_info
 from bots.tak.level import LEVELS, TOP, capped, pick
 from bots.tak.search import CHECK_EVERY, FUTILITY_MARGIN, MAX_EXTENSION, WIN_BOUND, Searcher
-from bots.timing import DEFAULT_MS, TimePlan, plan
+from bots.timing import TimePlan, plan
 from rules.game import Game
 from rules.tak.board import Board, code_ptn
 from rules.tak.game import TakGame

@@ -16,9 +16,9 @@ import threading
 import time
 from typing import Any, ClassVar
 
-from bots.base import Bot, BotOption, Info, Limits, Report
+from bots.base import Info, Limits, Report, SearchBot
 from bots.deepening import Iteration, deepen
-from bots.timing import DEFAULT_MS, plan
+from bots.timing import plan
 from bots.traxit.search import make_searcher
 from rules.game import Game
 from rules.traxit.actions import Action
@@ -30,10 +30,8 @@ MAX_DEPTH = 32
 ITERATION_SHARE = 0.2
 
 
-class TraxitSearchBot(Bot):
-    name: ClassVar[str] = "search"
+class TraxitSearchBot(SearchBot):
     games: ClassVar[tuple[str, ...]] = ("traxit",)
-    options: ClassVar[tuple[BotOption, ...]] = (DEFAULT_MS,)
 
     def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
         if not isinstance(game, TraxitGame):

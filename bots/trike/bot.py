@@ -13,9 +13,9 @@ import threading
 import time
 from typing import Any, ClassVar
 
-from bots.base import Bot, BotOption, Info, Limits, Report
+from bots.base import Info, Limits, Report, SearchBot
 from bots.deepening import Iteration, deepen, iteration_info
-from bots.timing import DEFAULT_MS, plan
+from bots.timing import plan
 from bots.trike.search import MAX_DEPTH, WIN, WIN_BOUND, Searcher
 from rules.game import Game
 from rules.trike.game import TrikeGame
@@ -26,10 +26,8 @@ MOVES_LEFT = 20
 ITERATION_SHARE = 0.55
 
 
-class TrikeSearchBot(Bot):
-    name: ClassVar[str] = "search"
+class TrikeSearchBot(SearchBot):
     games: ClassVar[tuple[str, ...]] = ("trike",)
-    options: ClassVar[tuple[BotOption, ...]] = (DEFAULT_MS,)
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
