@@ -39,6 +39,12 @@ def replay(record: RecordText, game: str = "tak") -> object:
     return state.result
 
 
+#: the watchdog of the fault tests (handshake, new game, a move with no clock): short, so
+#: a stalled engine is given up soon, yet long enough for a Python engine to start on a
+#: loaded 2-core machine (1 s was not: "no teiok within 1 s" under a full parallel run)
+TIMEOUT = 3.0
+
+
 @pytest.mark.parametrize(
     ("mode", "keys", "termination", "restarted"),
     [
@@ -60,7 +66,7 @@ async def test_every_fault_loses_the_game_and_the_match_goes_on(
     out = tmp_path / "games.ptn"
     bad = refbot(mode, "--at", "2", **keys)
     progress = await play(
-        settings([refbot("good"), bad], records=str(out), timeout=1.0), state=tmp_path / "s"
+        settings([refbot("good"), bad], records=str(out), timeout=TIMEOUT), state=tmp_path / "s"
     )
     assert progress.status == "finished"
     assert len(progress.finished) == 2
@@ -381,7 +387,7 @@ async def test_an_engines_control_characters_are_escaped_in_the_crash_comment(
     out = tmp_path / "games.ptn"
     words = "boom\x1b[2J\x1b]0;owned\x07\x9b31m"
     bad = refbot("crash", "--at", "2", "--last-words", words)
-    await play(settings([refbot("good"), bad], records=str(out), timeout=1.0))
+    await play(settings([refbot("good"), bad], records=str(out), timeout=TIMEOUT))
     text = out.read_text(encoding="utf-8")
     assert not any(c in text for c in "\x1b\x07\x9b"), text
     notes = [record.comments[-1] for record in games(out)]

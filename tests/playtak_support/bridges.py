@@ -8,6 +8,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import attrs
 import trio
 
 from adapters.playtak import protocol as p
@@ -16,13 +17,25 @@ from adapters.playtak.seek_filter import SeekFilter
 from adapters.playtak.server.listeners import LocalServer
 from adapters.playtak.server.lobby import ServerSettings
 from adapters.playtak.session import Credentials, Session, SessionSettings
-from adapters.playtak.transport import DEFAULT_CONNECT, ConnectSettings
 from tei.seat import Launch
 from tests.playtak_support.lines import LineClient
 
 RANDOM_BOT = [sys.executable, "-m", "tei", "engine", "--game", "tak", "--bot", "random"]
 SEARCH_BOT = [*RANDOM_BOT[:-1], "search"]
 FLAKY = [sys.executable, str(Path(__file__).with_name("flaky_engine.py"))]
+
+
+#: the tests' sessions: short waits, quick reconnects (`server` is each bridge's own)
+TEST_SESSION = SessionSettings(
+    server="",
+    ping_interval=2.0,
+    dead_after=10.0,
+    login_timeout=5.0,
+    backoff_start=0.05,
+    backoff_max=0.5,
+    backoff_max_in_game=0.2,
+)
+SESSION_KEYS = frozenset(field.name for field in attrs.fields(SessionSettings))
 
 
 def make_bridge(
@@ -33,37 +46,21 @@ def make_bridge(
     seek: str | None = None,
     accept_from: str | None = None,
     games: int | None = 1,
-    protocol: int = 2,
-    login_timeout: float = 5.0,
-    ping_interval: float = 2.0,
-    dead_after: float = 10.0,
     engine_options: dict[str, str] | None = None,
-    connect: ConnectSettings = DEFAULT_CONNECT,
     **settings: Any,
 ) -> Bridge:
+    """A bridge to `url` playing `engine`; `settings` are SessionSettings (over
+    TEST_SESSION: `protocol`, `dead_after`, ...) and BridgeSettings, told apart by name."""
+    session_settings = {k: settings.pop(k) for k in SESSION_KEYS & set(settings)}
     session = Session(
-        SessionSettings(
-            server=url,
-            connect=connect,
-            protocol=protocol,
-            ping_interval=ping_interval,
-            dead_after=dead_after,
-            login_timeout=login_timeout,
-            backoff_start=0.05,
-            backoff_max=0.5,
-            backoff_max_in_game=0.2,
-        ),
+        attrs.evolve(TEST_SESSION, server=url, **session_settings),
         Credentials(user, "secret1" if user else None),
     )
     launch = Launch(tuple(engine), options=tuple((engine_options or {}).items()))
     settings.setdefault("seeks", (p.Seek.parse_spec(seek),) if seek else ())
     if accept_from:
         settings.setdefault("accept", SeekFilter(allow=frozenset({accept_from.lower()})))
-    bridge_settings = BridgeSettings(
-        games=games,
-        move_overhead_ms=100,
-        **settings,
-    )
+    bridge_settings = BridgeSettings(games=games, move_overhead_ms=100, **settings)
     return Bridge(bridge_settings, session, launch)
 
 
