@@ -28,26 +28,11 @@ def road(t: SizeTables, bits: int) -> bool:
 
 
 def _flood_road(t: SizeTables, bits: int) -> bool:
-    n = t.size
-    not_first = t.not_col_first
-    not_last = t.not_col_last
+    """Whether the squares of `bits` reached from one edge touch the opposite one."""
     for start, goal in ((t.row_first, t.row_last), (t.col_first, t.col_last)):
         front = bits & start
-        if not front or not bits & goal:
-            continue
-        while True:
-            if front & goal:
-                return True
-            grown = (
-                front
-                | (front << n)
-                | (front >> n)
-                | ((front << 1) & not_first)
-                | ((front >> 1) & not_last)
-            ) & bits
-            if grown == front:
-                break
-            front = grown
+        if front and bits & goal and component(t, front, bits) & goal:
+            return True
     return False
 
 
