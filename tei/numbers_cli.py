@@ -37,6 +37,20 @@ def int_in(low: int | None = None, high: int | None = None) -> Callable[[str], i
     return parse
 
 
+def add_count(
+    group: argparse._ActionsContainer,
+    flag: str,
+    low: int,
+    help: str,
+    *,
+    default: int | None = None,
+    metavar: str = "N",
+) -> None:
+    """Declare an integer option of at least `low`: a smaller value or a word is a usage
+    error that names the option and the bound (`int_in`)."""
+    group.add_argument(flag, type=int_in(low), default=default, metavar=metavar, help=help)
+
+
 def float_in(
     low: float | None = None, high: float | None = None, *, above: bool = False
 ) -> Callable[[str], float]:

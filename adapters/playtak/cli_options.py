@@ -26,7 +26,7 @@ from adapters.web.options import (
 from tei.config_file import (
     add_config_options,
 )
-from tei.numbers_cli import POSITIVE_SECONDS, float_in, int_in
+from tei.numbers_cli import POSITIVE_SECONDS, add_count, float_in
 from tei.options_cli import add_pairs_option, set_epilog
 
 EPILOG = """\
@@ -77,20 +77,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_live_options(parser, "the bot's current game and the games it finished in this run")
     logs = parser.add_argument_group("logging")
     logs.add_argument("--log", type=Path, metavar="FILE", help="also write the log to FILE")
-    logs.add_argument(
-        "--log-max-bytes",
-        type=int_in(0),
-        default=0,
-        metavar="N",
-        help="start a new --log file once it holds N bytes (default 0: never)",
-    )
-    logs.add_argument(
-        "--log-backups",
-        type=int_in(1),
-        default=5,
-        metavar="N",
-        help="old --log files kept as FILE.1 ... FILE.N with --log-max-bytes (default 5)",
-    )
+    rotate_at = "start a new --log file once it holds N bytes (default 0: never)"
+    add_count(logs, "--log-max-bytes", 0, rotate_at, default=0)
+    backups = "old --log files kept as FILE.1 ... FILE.N with --log-max-bytes (default 5)"
+    add_count(logs, "--log-backups", 1, backups, default=5)
     logs.add_argument(
         "-v",
         "--verbose",
@@ -152,17 +142,10 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help=f"replace a seek nobody took by the next of the list after S s (default {rotate:g})",
     )
-    games.add_argument(
-        "--games", type=int_in(1), metavar="N", help="stop after N games (default: never)"
-    )
+    add_count(games, "--games", 1, "stop after N games (default: never)")
     overhead = BRIDGE.move_overhead_ms
-    games.add_argument(
-        "--move-overhead",
-        type=int_in(0),
-        default=overhead,
-        metavar="MS",
-        help=f"ms kept back from our clock for network lag (default {overhead})",
-    )
+    lag = f"ms kept back from our clock for network lag (default {overhead})"
+    add_count(games, "--move-overhead", 0, lag, default=overhead, metavar="MS")
     games.add_argument(
         "--max-move-time",
         type=POSITIVE_SECONDS,

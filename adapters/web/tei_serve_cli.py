@@ -14,7 +14,7 @@ from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
 from tei.host.cli import host_config, set_options
 from tei.host.state import HostState
 from tei.lines import SafeFormatter
-from tei.numbers_cli import PORT, SECONDS, int_in
+from tei.numbers_cli import PORT, SECONDS, add_count
 from tei.options_cli import (
     add_engine_command,
     add_game_options,
@@ -82,12 +82,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="allow pages from any origin (any web page you visit could use the engine)",
     )
-    parser.add_argument(
+    add_count(
+        parser,
         "--max-sessions",
-        type=int_in(1),
+        1,
+        "sessions open at once; more are refused (default: 2)",
         default=2,
-        metavar="N",
-        help="sessions open at once; more are refused (default: 2)",
     )
     parser.add_argument(
         "--idle-timeout",
