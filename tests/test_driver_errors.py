@@ -168,6 +168,10 @@ async def test_undeclared_option_is_refused_and_nothing_sent() -> None:
         (("HalfKomi spin 0 0 8",), "tak", {"halfkomi": "9"}, "HalfKomi"),
         ((), "trike", {}, "Game"),
         ((), "tak", {"flats": "30"}, "Flats"),
+        # rules the game itself does not take: named before the engine is asked
+        ((), "tak", {"size": "six"}, "size"),
+        ((), "tak", {"players": "2"}, "players"),
+        ((), "chess", {}, "Game"),
     ],
 )
 async def test_rules_the_engine_cannot_play_are_refused_up_front(
