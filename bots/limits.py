@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import attrs
 
+from rules.game import clock_side
+
 
 @attrs.frozen
 class Limits:
@@ -29,10 +31,10 @@ class Limits:
     cap_ms: float | None = None
 
     def clock(self, seat: int) -> tuple[int | None, int]:
-        """(time left, increment) of a seat: even seats read w*, odd seats b*."""
-        if seat % 2 == 0:
-            return self.wtime, self.winc or 0
-        return self.btime, self.binc or 0
+        """(time left, increment) of a seat (`rules.game.clock_side`: even seats read w*,
+        odd seats b*)."""
+        side = clock_side(seat)
+        return getattr(self, f"{side}time"), getattr(self, f"{side}inc") or 0
 
 
 @attrs.frozen

@@ -79,6 +79,13 @@ RECORD_TAG_ORDER = (
 )
 
 
+def clock_side(seat: int) -> Literal["w", "b"]:
+    """The clock of TEI's `go` a seat reads: "w" (`wtime`, `winc`) for even seats, "b"
+    (`btime`, `binc`) for odd ones. Seat 0 is white; with four seats (Traxit's teams)
+    partners share a side."""
+    return "w" if seat % 2 == 0 else "b"
+
+
 def bool_word(text: str) -> bool | None:
     """True or False for a word of TRUE_WORDS or FALSE_WORDS, else None."""
     word = text.strip().lower()

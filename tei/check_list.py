@@ -11,6 +11,7 @@ import trio
 from rules.registry import game_class
 from tei.check_probe import CheckFailed, Probe, is_bestmove, played_out, second_seat_game
 from tei.driver import Engine
+from tei.game_rules import takes_komi
 from tei.protocol import OptionDecl, ProtocolError, ReadyOk, parse_engine_line
 from tei.transcript import FROM_ENGINE, TO_ENGINE
 
@@ -225,7 +226,7 @@ async def check_first_reply(p: Probe) -> str:
 
 
 async def check_komi(p: Probe) -> str:
-    if "halfkomi" not in {spec.name for spec in game_class(p.game).option_specs()}:
+    if not takes_komi(game_class(p.game)):
         return f"not applicable to {p.game}"
     value = _komi_value(p)
     if value is None:

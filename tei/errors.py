@@ -9,6 +9,17 @@ class TeiError(Exception):
     """Base of tei's errors: the codec's `ProtocolError`, the driver's `EngineError`, ..."""
 
 
+class OptionValueError(TeiError, ValueError):
+    """A value an option's declaration does not allow; the message names the option, what
+    it takes and the value (`option 'Level' takes 1..10, not '11'`)."""
+
+    def __init__(self, name: str, why: str, message: str = "") -> None:
+        super().__init__(message or f"option {name!r} {why}")
+        #: the option as declared, and what is wrong ("takes an integer, not 'x'")
+        self.name = name
+        self.why = why
+
+
 def leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
     """The exceptions of a (nested) exception group, in order."""
     found: list[BaseException] = []

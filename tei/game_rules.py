@@ -10,7 +10,8 @@ v1 carries in `teinewgame size N halfkomi K`. Everything else is here:
 - `TeiSettings.of(game, rules)`: rules options (by their rules names, as the core takes
   them) -> what a driver tells an engine (a distinct type: TEI names and values);
 - `rules_from_tei(game, size, values, base)`: what a host was told -> rules options;
-- the host's declarations: `told_options`, `v1_sizes`, `v1_komi_option`.
+- the host's declarations: `told_options`, `option_decl`, `v1_sizes`, `v1_komi_option`,
+  `takes_komi`.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ import attrs
 
 from rules.game import Game, GameError, OptionSpec
 from rules.registry import GAME_NAMES, game_class
+from tei.protocol_messages import OptionDecl
 
 __all__ = [
     "TeiSettings",
     "legacy_games",
+    "option_decl",
     "rules_from_tei",
+    "takes_komi",
     "told_options",
     "v1_komi_option",
     "v1_sizes",
@@ -124,6 +128,25 @@ def legacy_games() -> frozenset[str]:
 def told_options(cls: type[Game[Any]]) -> tuple[OptionSpec, ...]:
     """The rules options engines are told by `setoption` (what a host declares)."""
     return tuple(s for s in cls.option_specs() if s.tei is not None and not s.newgame)
+
+
+def option_decl(spec: OptionSpec, default: str) -> OptionDecl:
+    """The TEI declaration of a told rules option: an integer is a `spin` with its range,
+    a yes/no a `check`, a choice a `combo`, a text (or a number whose default depends on
+    other options, `default` "") a `string`."""
+    assert spec.tei is not None
+    if spec.kind == "int" and default != "":
+        return OptionDecl(spec.tei, "spin", default, spec.low, spec.high)
+    if spec.kind == "bool":
+        return OptionDecl(spec.tei, "check", default)
+    if spec.kind == "choice":
+        return OptionDecl(spec.tei, "combo", default, vars=spec.choices)
+    return OptionDecl(spec.tei, "string", default)
+
+
+def takes_komi(cls: type[Game[Any]]) -> bool:
+    """Whether engines are told a komi for this game (TEI v1's `halfkomi`: Tak's)."""
+    return v1_komi_option(cls) is not None
 
 
 def v1_sizes(cls: type[Game[Any]]) -> tuple[int, ...]:

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import attrs
 
-from tei.errors import TeiError
+from rules.game import bool_word, clock_side
+from tei.errors import OptionValueError, TeiError
 
 __all__ = [
     "MAX_COUNT",
@@ -123,6 +124,8 @@ class Position:
 
 
 GO_INTS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime")
+#: the `go` fields that are times (ms); the others of GO_INTS are counts
+GO_TIMES = frozenset({"wtime", "btime", "winc", "binc", "movetime"})
 
 
 #: the largest time (ms) a `go` carries: 2**31 - 1 ms (about 24.8 days), the largest
@@ -148,6 +151,31 @@ class GoLimits:
     nodes: int | None = None
     movetime: int | None = None
     infinite: bool = False
+
+    def clamped(self) -> tuple[Self, list[str]]:
+        """These limits with every time in 0..MAX_TIME_MS and every count (`movestogo`,
+        `depth`, `nodes`) in 1..MAX_COUNT, and a note per field changed, e.g.
+        `wtime -5 clamped to 0` (a number of over 24 digits shortened). The one rule for
+        what the driver sends and what the host uses."""
+        changes: dict[str, Any] = {}
+        notes: list[str] = []
+        for key in GO_INTS:
+            value = getattr(self, key)
+            if value is None:
+                continue
+            high = MAX_TIME_MS if key in GO_TIMES else MAX_COUNT
+            fixed = min(max(value, 0 if key in GO_TIMES else 1), high)
+            if fixed != value:
+                changes[key] = fixed
+                text = str(value)
+                shown = text if len(text) <= 24 else f"{text[:24]}... ({len(text)} digits)"
+                notes.append(f"{key} {shown} clamped to {fixed}")
+        return (attrs.evolve(self, **changes) if changes else self), notes
+
+    def clock(self, seat: int) -> tuple[int | None, int | None]:
+        """(time left, increment) of a seat, as given (`rules.game.clock_side`)."""
+        side = clock_side(seat)
+        return getattr(self, f"{side}time"), getattr(self, f"{side}inc")
 
     def limit_values(self) -> dict[str, Any]:
         """The limits by field name, to build the other kind of limits from."""
@@ -217,6 +245,44 @@ class OptionDecl:
     min: int | None = None
     max: int | None = None
     vars: tuple[str, ...] = ()
+
+    def parse(self, value: str | None) -> str | None:
+        """The canonical text of a value for this option (the one check of driver, host
+        and checker): a `check` takes the yes/no words, a `spin` an integer within
+        min..max, a `combo` one of its vars (any case; a combo without vars its default),
+        a `string` anything. None for a `button`, which takes no value.
+        OptionValueError names the option, what it takes and the value."""
+        kind = self.type.lower()
+        if kind == "button":
+            return None
+        if value is None:
+            raise OptionValueError(self.name, "needs a value")
+        text = value.strip()
+        if kind == "check":
+            flag = bool_word(text)
+            if flag is None:
+                raise OptionValueError(self.name, f"takes true or false, not {value!r}")
+            return "true" if flag else "false"
+        if kind == "spin":
+            try:
+                number = int(text)
+            except ValueError:
+                raise OptionValueError(self.name, f"takes an integer, not {value!r}") from None
+            if (self.min is not None and number < self.min) or (
+                self.max is not None and number > self.max
+            ):
+                low, high = ("" if b is None else str(b) for b in (self.min, self.max))
+                raise OptionValueError(self.name, f"takes {low}..{high}, not {value!r}")
+            return str(number)
+        if kind == "combo":
+            allowed = self.vars or ((self.default,) if self.default is not None else ())
+            for var in allowed:
+                if var.lower() == text.lower():
+                    return var
+            raise OptionValueError(
+                self.name, f"takes one of {', '.join(allowed) or '(none)'}, not {value!r}"
+            )
+        return value
 
     def to_line(self) -> str:
         parts = ["option", "name", self.name, "type", self.type]

@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 import trio
 
-from rules.game import Game
+from rules.game import Game, clock_side
 from tei.driver import Engine, Limits, PlayResult, Transcript, open_engine
 from tei.driver.errors import (
     EngineError,
@@ -131,7 +131,7 @@ def seat_limits(
     times: dict[str, int | None] = {}
     if own is not None:
         theirs = other if other is not None else own
-        mine_slot, other_slot = ("w", "b") if seat % 2 == 0 else ("b", "w")
+        mine_slot, other_slot = clock_side(seat), clock_side(seat + 1)
         times[f"{mine_slot}time"], times[f"{mine_slot}inc"] = own
         times[f"{other_slot}time"], times[f"{other_slot}inc"] = theirs
     return Limits(

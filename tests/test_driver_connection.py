@@ -73,8 +73,8 @@ def test_a_malformed_line_is_noted_not_fatal() -> None:
 def test_one_validator_for_options() -> None:
     conn = shaken()
     assert conn.option_refusal("hash", "64") is None
-    assert "above the maximum 1024" in (conn.option_refusal("Hash", "4096") or "")
-    assert "not one of Solid, Wild" in (conn.option_refusal("Style", "Calm") or "")
+    assert "takes 1..1024, not '4096'" in (conn.option_refusal("Hash", "4096") or "")
+    assert "takes one of Solid, Wild, not 'Calm'" in (conn.option_refusal("Style", "Calm") or "")
     assert "not declared" in (conn.option_refusal("Threads", "2") or "")
     lines = send_all(conn, list(conn.setoption_messages({"style": "wild", "Hash": "16"})))
     assert lines == ["setoption name Style value Wild"]  # Hash is 16 already

@@ -52,11 +52,11 @@ def test_values_are_normalized(decl: OptionDecl, value: str, sent: str | None) -
 @pytest.mark.parametrize(
     ("decl", "value", "why"),
     [
-        (KOMI_COMBO, "2", "not one of 0, 4"),
-        (KOMI_SPIN, "9", "maximum"),
-        (KOMI_SPIN, "-1", "minimum"),
-        (KOMI_SPIN, "four", "not an integer"),
-        (OptionDecl("Ponder", "check", "false"), "maybe", "true or false"),
+        (KOMI_COMBO, "2", "takes one of 0, 4, not '2'"),
+        (KOMI_SPIN, "9", "takes 0..8, not '9'"),
+        (KOMI_SPIN, "-1", "takes 0..8, not '-1'"),
+        (KOMI_SPIN, "four", "takes an integer, not 'four'"),
+        (OptionDecl("Ponder", "check", "false"), "maybe", "takes true or false, not 'maybe'"),
     ],
 )
 def test_values_outside_the_declaration_are_refused(decl: OptionDecl, value: str, why: str) -> None:

@@ -34,8 +34,8 @@ from adapters.web.tei_relay import RelayState
 from tei import protocol as p
 from tei.driver import EngineTerminated
 from tei.driver.process import EngineProcess
+from tei.errors import OptionValueError
 from tei.host.loop import serve_lines
-from tei.host.options import OptionValueError
 from tei.host.state import HostConfig, HostSetupError, HostState
 from tei.lines import MAX_LINE, LongLine, bound, message_lines
 from tei.transcript import Transcript

@@ -38,8 +38,6 @@ from tei.driver.options import (
 )
 from tei.game_rules import TeiSettings
 from tei.protocol import (
-    MAX_COUNT,
-    MAX_TIME_MS,
     BestMove,
     EngineMessage,
     Go,
@@ -115,51 +113,20 @@ class Other(Event):
     """Anything else: `id`, `option`, `size` (recorded by the connection), unknown lines."""
 
 
-def _clamp(key: str, value: int | None, low: int, high: int, notes: list[str]) -> int | None:
-    if value is None:
-        return None
-    clamped = min(max(int(value), low), high)
-    if clamped != value:
-        notes.append(f"{key} {value} clamped to {clamped}")
-    return clamped
-
-
 def build_go(limits: Limits, seat: int, players: int) -> tuple[Go, list[str]]:
     """The `go` for these limits, as the engine needs it, and what had to be clamped.
 
-    Times are clamped to 0..MAX_TIME_MS, `depth`, `nodes` and `movestogo` to
-    1..MAX_COUNT; with more than two seats the acting seat's clock goes in both wtime and
-    btime (and its increment in winc and binc). Fields the caller did not set are not
-    sent; a Limits with no field at all becomes `go infinite` (a bare `go` crashes some
-    engines).
+    Every field is clamped (`GoLimits.clamped`: times to 0..MAX_TIME_MS, `depth`,
+    `nodes` and `movestogo` to 1..MAX_COUNT); with more than two seats the acting seat's
+    clock goes in both wtime and btime (and its increment in winc and binc). Fields the
+    caller did not set are not sent; a Limits with no field at all becomes
+    `go infinite` (a bare `go` crashes some engines).
     """
-    notes: list[str] = []
-
-    def ms(key: str, value: int | None) -> int | None:
-        return _clamp(key, value, 0, MAX_TIME_MS, notes)
-
-    def count(key: str, value: int | None) -> int | None:
-        return _clamp(key, value, 1, MAX_COUNT, notes)
-
-    wtime, btime = ms("wtime", limits.wtime), ms("btime", limits.btime)
-    winc, binc = ms("winc", limits.winc), ms("binc", limits.binc)
-    if players > 2 and (wtime, btime, winc, binc) != (None, None, None, None):
-        own, inc = wtime, winc or 0
-        if seat % 2:
-            own, inc = btime, binc or 0
-        wtime = btime = own
-        winc = binc = inc
-    go = Go(
-        wtime=wtime,
-        btime=btime,
-        winc=winc,
-        binc=binc,
-        movestogo=count("movestogo", limits.movestogo),
-        depth=count("depth", limits.depth),
-        nodes=count("nodes", limits.nodes),
-        movetime=ms("movetime", limits.movetime),
-        infinite=limits.infinite,
-    )
+    clamped, notes = limits.clamped()
+    go = Go(**clamped.limit_values())
+    if players > 2 and (go.wtime, go.btime, go.winc, go.binc) != (None, None, None, None):
+        own, inc = go.clock(seat)
+        go = attrs.evolve(go, wtime=own, btime=own, winc=inc or 0, binc=inc or 0)
     if go == Go():
         return Go(infinite=True), notes
     return go, notes

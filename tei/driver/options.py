@@ -8,8 +8,8 @@ from collections.abc import Mapping
 
 import attrs
 
-from rules.game import GameError, OptionError, bool_word
-from tei.errors import TeiError
+from rules.game import GameError, OptionError
+from tei.errors import OptionValueError, TeiError
 from tei.game_rules import TeiSettings, legacy_games
 from tei.protocol import OptionDecl, SizeDecl, TeiNewGame
 
@@ -35,35 +35,12 @@ def find_option(options: Mapping[str, OptionDecl], name: str) -> OptionDecl | No
 
 
 def normalize_value(decl: OptionDecl, value: str) -> str | None:
-    """The text to send for `value`, or None for a button; OptionRefused if not allowed."""
-    kind = decl.type.lower()
-    text = value.strip()
-    if kind == "button":
-        return None
-    if kind == "check":
-        flag = bool_word(text)
-        if flag is None:
-            raise OptionRefused(decl.name, f"{value!r} is not true or false")
-        return "true" if flag else "false"
-    if kind == "spin":
-        try:
-            number = int(text)
-        except ValueError:
-            raise OptionRefused(decl.name, f"{value!r} is not an integer") from None
-        if decl.min is not None and number < decl.min:
-            raise OptionRefused(decl.name, f"{number} is below the minimum {decl.min}")
-        if decl.max is not None and number > decl.max:
-            raise OptionRefused(decl.name, f"{number} is above the maximum {decl.max}")
-        return str(number)
-    if kind == "combo":
-        for var in decl.vars:
-            if var.lower() == text.lower():
-                return var
-        if not decl.vars and decl.default is not None and decl.default.lower() == text.lower():
-            return decl.default
-        allowed = ", ".join(decl.vars) or "(none)"
-        raise OptionRefused(decl.name, f"{value!r} is not one of {allowed}")
-    return value
+    """The text to send for `value` (`OptionDecl.parse`), or None for a button;
+    OptionRefused if not allowed."""
+    try:
+        return decl.parse(value)
+    except OptionValueError as exc:
+        raise OptionRefused(decl.name, exc.why) from None
 
 
 def initial_value(decl: OptionDecl) -> str | None:

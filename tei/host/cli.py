@@ -10,8 +10,8 @@ from typing import TextIO
 from bots.registry import bot_names, default_bot
 from rules.registry import GAME_NAMES
 from tei.cli import build_line
+from tei.errors import OptionValueError
 from tei.host.loop import serve
-from tei.host.options import OptionValueError
 from tei.host.state import HostConfig, HostSetupError, HostState
 from tei.numbers_cli import POSITIVE_SECONDS
 from tei.options_cli import (

@@ -14,15 +14,11 @@ from typing import Any
 import attrs
 
 from bots.base import BotOption
-from rules.game import Game, GameError, OptionSpec, bool_word
+from rules.game import Game, GameError, OptionSpec
 from rules.registry import game_class
-from tei.errors import TeiError
-from tei.game_rules import told_options
+from tei.errors import OptionValueError
+from tei.game_rules import option_decl, told_options
 from tei.protocol import OptionDecl
-
-
-class OptionValueError(TeiError, ValueError):
-    """A `setoption` for an unknown option or with a value the declaration forbids."""
 
 
 @attrs.frozen
@@ -39,44 +35,16 @@ class HostOption:
 
     def check(self, value: str | None) -> str:
         """The normalised value, or OptionValueError naming the option and the value."""
-        decl = self.decl
-        if decl.type == "button":
+        parsed = self.decl.parse(value)
+        if parsed is None:  # a button
             return ""
-        if value is None:
-            raise OptionValueError(f"option {decl.name!r} needs a value")
-        text = value.strip()
-        if decl.type == "check":
-            flag = bool_word(text)
-            if flag is None:
-                raise OptionValueError(f"option {decl.name!r} takes true or false, not {value!r}")
-            return "true" if flag else "false"
-        if decl.type == "spin":
+        if self.decl.type == "string" and self.spec is not None and parsed.strip() != "":
             try:
-                number = int(text)
-            except ValueError:
-                raise OptionValueError(
-                    f"option {decl.name!r} takes an integer, not {value!r}"
-                ) from None
-            low = decl.min if decl.min is not None else number
-            high = decl.max if decl.max is not None else number
-            if not low <= number <= high:
-                raise OptionValueError(
-                    f"option {decl.name!r} takes {decl.min}..{decl.max}, not {value!r}"
-                )
-            return str(number)
-        if decl.type == "combo":
-            for var in decl.vars:
-                if var.lower() == text.lower():
-                    return var
-            raise OptionValueError(
-                f"option {decl.name!r} takes one of {', '.join(decl.vars)}, not {value!r}"
-            )
-        if self.spec is not None and text != "":
-            try:
-                return self.spec.normalise(text)
-            except GameError as exc:
-                raise OptionValueError(f"option {decl.name!r}: {exc}") from None
-        return value
+                return self.spec.normalise(parsed)
+            except GameError:
+                why = f"takes {self.spec.values_text()}, not {value!r}"
+                raise OptionValueError(self.name, why) from None
+        return parsed
 
 
 def from_bot_option(option: BotOption) -> HostOption:
@@ -96,15 +64,7 @@ def from_bot_option(option: BotOption) -> HostOption:
 
 def spec_option(spec: OptionSpec, default: str) -> HostOption:
     """The TEI declaration of a rules option engines are told by `setoption`."""
-    assert spec.tei is not None
-    if spec.kind == "int" and default != "":
-        return HostOption(OptionDecl(spec.tei, "spin", default, spec.low, spec.high), spec)
-    if spec.kind == "bool":
-        return HostOption(OptionDecl(spec.tei, "check", default), spec)
-    if spec.kind == "choice":
-        return HostOption(OptionDecl(spec.tei, "combo", default, vars=spec.choices), spec)
-    # text, or a number whose default depends on other options ("" = that default)
-    return HostOption(OptionDecl(spec.tei, "string", default), spec)
+    return HostOption(option_decl(spec, default), spec)
 
 
 def game_options(

@@ -13,8 +13,8 @@ from bots.base import Bot
 from bots.registry import default_bot, make_bot
 from rules.game import Game, GameError, OptionSpec
 from rules.registry import game_class
-from tei.errors import TeiError
-from tei.host.options import HostOption, OptionValueError, from_bot_option, game_options
+from tei.errors import OptionValueError, TeiError
+from tei.host.options import HostOption, from_bot_option, game_options
 
 
 class HostSetupError(TeiError, ValueError):

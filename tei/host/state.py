@@ -19,12 +19,13 @@ from bots.base import Bot
 from rules.game import Game, GameError
 from rules.registry import game_class
 from tei import protocol as p
+from tei.errors import OptionValueError
 from tei.game_rules import rules_from_tei, v1_komi_option, v1_sizes
 from tei.host.effects import Effect, Exit, Send, StartSearch, StopSearch, send_info
 from tei.host.effects import send_error as _error
-from tei.host.options import HostOption, OptionValueError
+from tei.host.options import HostOption
 from tei.host.setup import HostConfig, HostSetupError, host_setup
-from tei.host.timing import clamp_times, limits_of, search_deadlines
+from tei.host.timing import limits_of, search_deadlines
 from tei.lines import quote
 
 __all__ = [
@@ -288,7 +289,7 @@ class HostState:
         """Set an option as `setoption` does; OptionValueError says why it cannot be."""
         option = self._find_option(name)
         if option is None:
-            raise OptionValueError(f"unknown option {quote(name)}")
+            raise OptionValueError(name, "is unknown", f"unknown option {quote(name)}")
         checked = option.check(value)
         key = option.name.lower()
         self.values[key] = checked
@@ -301,9 +302,8 @@ class HostState:
                     try:
                         bot.set_option(option.name, checked)
                     except Exception as exc:
-                        raise OptionValueError(
-                            f"bot rejected option {option.name!r}: {exc}"
-                        ) from None
+                        why = f"is rejected by the bot: {exc}"
+                        raise OptionValueError(option.name, why) from None
 
     def _v1_komi(self) -> HostOption | None:
         """The option `teinewgame ... halfkomi K` sets (TEI v1)."""
@@ -392,7 +392,7 @@ class HostState:
         if go.skipped:
             skipped = quote(" ".join(go.skipped))
             out.append(send_info(f"ignored go words: {skipped}"))
-        go, clamped = clamp_times(go)
+        go, clamped = go.clamped()
         out += [send_info(f"go: {note}") for note in clamped]
         game = self.game if waited is None else waited[0]
         if game is None:

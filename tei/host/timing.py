@@ -1,35 +1,16 @@
 """When the engine host stops a search and when it answers for the bot.
 
-Every time of a `go` is clamped before use: a negative one to 0, one above `MAX_TIME_MS`
-(2^31 - 1 ms, about 24.8 days) to that ceiling, so no deadline can overflow a clock or a
-wait. The host says what it clamped in an `info string`.
+Every `go` is clamped before use (`GoLimits.clamped`: times to 0..2^31 - 1 ms, counts to
+1..2^63 - 1), so no deadline can overflow a clock or a wait; the host says what it
+clamped in an `info string`.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import attrs
 
 from bots.base import Limits
 from tei import protocol as p
-from tei.lines import quote
-
-#: the `go` fields that are times (each is clamped to 0..MAX_TIME_MS, the driver's ceiling)
-GO_TIMES = ("wtime", "btime", "winc", "binc", "movetime")
-
-
-def clamp_times(go: p.Go) -> tuple[p.Go, list[str]]:
-    """`go` with every time in 0..MAX_TIME_MS, and a note for each time that was changed."""
-    changes: dict[str, Any] = {}
-    notes: list[str] = []
-    for key in GO_TIMES:
-        value = getattr(go, key)
-        if value is None or 0 <= value <= p.MAX_TIME_MS:
-            continue
-        changes[key] = 0 if value < 0 else p.MAX_TIME_MS
-        notes.append(f"{key} {quote(str(value), 24)} clamped to {changes[key]}")
-    return (attrs.evolve(go, **changes) if changes else go), notes
 
 
 def budget_ms(limits: Limits, seat: int, moves_left: int = 8) -> float | None:
