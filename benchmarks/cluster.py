@@ -23,14 +23,15 @@ import argparse
 import os
 import statistics
 import subprocess
-import sys
 import time
+
+from tei.driver import tei_command
 
 
 def match_command(games: int, workers: int, each: str, cluster: bool) -> list[str]:
     venue = ["--cluster", f"local:{workers}"] if cluster else ["--concurrency", str(workers)]
     return [
-        *(sys.executable, "-m", "tei", "match"),
+        *tei_command("match"),
         *("--engine", "bot=search", "--engine", "bot=greedy", "--size", "5", "--komi", "0"),
         *("--games", str(games), "--each", each, "--quiet", *venue),
     ]

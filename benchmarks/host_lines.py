@@ -15,6 +15,8 @@ import subprocess
 import sys
 import time
 
+from tei.driver import tei_command
+
 BASELINE = (
     "import sys\n"
     "r = sys.stdin.buffer\n"
@@ -45,7 +47,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1,10,60", help="line sizes in MB (default 1,10,60)")
     args = parser.parse_args()
-    host = [sys.executable, "-m", "tei", "engine", "--bot", "random"]
+    host = list(tei_command("engine", "--bot", "random"))
     base = [sys.executable, "-c", BASELINE]
     print(f"{'MB':>4} {'baseline s':>11} {'tei engine s':>13} {'ratio':>6}")
     for size in (int(s) for s in args.sizes.split(",")):

@@ -55,6 +55,7 @@ from tei.config_file import (
     Settings,
     settings,
 )
+from tei.driver import tei_command
 from tei.errors import main_error
 from tei.lines import SafeFormatter
 from tei.options_cli import split_pair, usage_error
@@ -66,7 +67,7 @@ def _engine_argv(args: argparse.Namespace) -> list[str]:
     if args.engine:
         return shlex.split(args.engine)
     bot = args.bot or default_bot("tak")
-    return [sys.executable, "-m", "tei", "engine", "--game", "tak", "--bot", bot]
+    return list(tei_command("engine", "--game", "tak", "--bot", bot))
 
 
 @contextlib.contextmanager

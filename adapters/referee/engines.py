@@ -3,7 +3,6 @@ engine. Each worker runs them in `tei.seat.EngineSeat`s (restarted after a fault
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -12,7 +11,7 @@ import trio
 
 from adapters.referee.clock import TimeControl
 from adapters.referee.errors import RefereeError
-from tei.driver import Engine, EngineError, Transcript, open_engine
+from tei.driver import Engine, EngineError, Transcript, open_engine, tei_command
 from tei.seat import Launch
 
 
@@ -42,7 +41,7 @@ class EngineSpec:
     @classmethod
     def builtin(cls, game: str, bot: str, **kwargs: Any) -> EngineSpec:
         """A built-in bot served by `tei engine` in a subprocess."""
-        argv = (sys.executable, "-m", "tei", "engine", "--game", game, "--bot", bot)
+        argv = tei_command("engine", "--game", game, "--bot", bot)
         return cls(name=kwargs.pop("name", None) or bot, argv=argv, bot=bot, **kwargs)
 
 

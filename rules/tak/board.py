@@ -87,7 +87,9 @@ class Board(MoveGenerator):
         """An empty board, white to move, each side holding `stones` and `capstones`
         (`shared`: the size's tables, when the caller has them already)."""
         self.size = size
-        self.t: SizeTables = shared or tables(size, 2 * (stones + capstones) + 1)
+        # typed once, in MoveGenerator: annotated here too, mypyc 2.4 reports `t` twice
+        # to the garbage collector, which may then clear tables still in use
+        self.t = shared or tables(size, 2 * (stones + capstones) + 1)
         self.heights = [0] * (size * size)
         self.colors = [0] * (size * size)
         self.white = self.black = self.walls = self.caps = 0

@@ -28,7 +28,8 @@ class MoveGenerator:
     __slots__ = ()
 
     # the board's state and methods this mixin reads (declared for type checkers and
-    # for compiled builds; `Board` sets and defines them)
+    # for compiled builds; `Board` sets and defines them, without annotating them again:
+    # see `Board.__init__`)
     t: SizeTables
     turn: int
     ply: int

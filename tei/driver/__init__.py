@@ -28,6 +28,7 @@ from tei.driver.errors import EngineTimeout as EngineTimeout
 from tei.driver.errors import IllegalMove as IllegalMove
 from tei.driver.errors import MalformedMove as MalformedMove
 from tei.driver.launch import open_engine as open_engine
+from tei.driver.launch import tei_command as tei_command
 from tei.driver.limits import Limits as Limits
 from tei.driver.options import declared_refusal as declared_refusal
 from tei.errors import TeiError as TeiError

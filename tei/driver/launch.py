@@ -1,8 +1,11 @@
-"""`open_engine`: start an engine process, shake hands, and always shut it down."""
+"""`open_engine`: start an engine process, shake hands, and always shut it down;
+`tei_command`: the command that starts this installation's own `tei`."""
 
 from __future__ import annotations
 
 import os
+import re
+import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,15 +18,30 @@ from tei.driver.process import EngineProcess
 from tei.transcript import Transcript
 
 
+def tei_command(*args: str) -> tuple[str, ...]:
+    """The argv running this installation's `tei` with `args` in a fresh interpreter
+    (`python -P -m tei ...`). `-P` keeps the working directory off `sys.path`, so that a
+    folder there named like one of our packages (a bot author's own `bots/`) cannot
+    shadow it; PYTHONPATH still applies, so user bots load from it."""
+    return (sys.executable, "-P", "-m", "tei", *args)
+
+
+#: interpreter options that take no value (`python -P -u -m tei`)
+_FLAGS = re.compile(r"-[bBdEiIOPqsSuvx]+")
+
+
 def _default_name(argv: Sequence[str]) -> str:
     """The program's base name; for `python -m mod ...` or `python script.py` the module
     or script name."""
     base = os.path.basename(argv[0])
-    if base.startswith("python") and len(argv) > 1:
-        if argv[1] == "-m" and len(argv) > 2:
-            return argv[2]
-        if not argv[1].startswith("-"):
-            return Path(argv[1]).stem
+    rest = list(argv[1:])
+    if base.startswith("python") and rest:
+        while len(rest) > 1 and _FLAGS.fullmatch(rest[0]):
+            rest.pop(0)
+        if rest[0] == "-m" and len(rest) > 1:
+            return rest[1]
+        if not rest[0].startswith("-"):
+            return Path(rest[0]).stem
     return base or "engine"
 
 
