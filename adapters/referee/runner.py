@@ -141,6 +141,7 @@ class Match:
         )
         self._queue: collections.deque[Pairing] = collections.deque()
         self._stopping = False
+        self._cancel: trio.CancelScope | None = None
         self._writer: OrderedWriter | None = None
         self._state: StateWriter | None = None
 
@@ -226,6 +227,7 @@ class Match:
             self._announce_standings()
             try:
                 async with trio.open_nursery() as nursery:
+                    self._cancel = nursery.cancel_scope
                     if handle_signals:
                         nursery.start_soon(self._watch_signals, nursery.cancel_scope)
                     await self._play_queue(transcript)
@@ -300,6 +302,13 @@ class Match:
     def stop(self) -> None:
         """Start no new game; running ones finish."""
         self._stopping = True
+
+    def halt(self) -> None:
+        """Stop at once: start no new game, abandon the running ones (not recorded)."""
+        self._stopping = True
+        self.progress.status = "interrupted"
+        if self._cancel is not None:
+            self._cancel.cancel()
 
     @property
     def stopping(self) -> bool:
