@@ -15,7 +15,7 @@ import attrs
 
 from adapters.referee.adjudication import AdjudicationError, AdjudicationRules
 from adapters.referee.clock import TimeControl, TimeControlError
-from adapters.referee.engines import EngineSpec, MatchError
+from adapters.referee.engines import EngineSpec, MatchError, unique_names
 from adapters.referee.sprt import Sprt, SprtError
 from rules.game import GameError
 from rules.registry import game_class
@@ -273,15 +273,11 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
     entries = list(s["engines"] or [])
     if len(entries) < 2:
         raise MatchError(f"a match needs at least 2 engines, got {len(entries)}")
-    engines = tuple(
-        engine_spec(merge_engine(each, entry), game, i + 1) for i, entry in enumerate(entries)
+    merged = [merge_engine(each, entry) for entry in entries]
+    engines = unique_names(
+        [engine_spec(entry, game, i + 1) for i, entry in enumerate(merged)],
+        [bool(entry.get("name")) for entry in merged],
     )
-    names = [e.name for e in engines]
-    if len(set(names)) != len(names):
-        engines = tuple(
-            attrs.evolve(e, name=f"{e.name}#{i + 1}") if names.count(e.name) > 1 else e
-            for i, e in enumerate(engines)
-        )
     sprt = None
     if s["sprt"]:
         words = s["sprt"] if isinstance(s["sprt"], list) else str(s["sprt"]).split()
