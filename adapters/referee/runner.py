@@ -169,12 +169,14 @@ class Match:
     # ---- the match ---------------------------------------------------------------------
     async def run(self, *, handle_signals: bool = True) -> MatchProgress:
         config = self.config
-        written = set(self.resume.written) if self.resume is not None else set()
+        noted = set(self.resume.written) if self.resume is not None else set()
         known = self._reconcile()
         adopted = {game.index: game for game in known.adopted}
         self.progress.finished.update(adopted)
-        found = (known.found - written) | set(adopted)
-        written |= found
+        # a record is written when it is in the records file: one the state file holds
+        # that the file lost or cut is written again, whole, from the state file
+        written = noted if config.records is None else set(known.found) | set(adopted)
+        found = written - noted
         if self.resume is None and config.records is not None and Path(config.records).exists():
             self.records_start = Path(config.records).stat().st_size
         self._writer = OrderedWriter(
