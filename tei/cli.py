@@ -11,6 +11,8 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from tei.closed_output import CLOSED_OUTPUT_STATUS, is_closed_output, silence
+
 #: name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "match": ("adapters.referee.cli", "play a local match between engines (default: two bots)"),
@@ -103,6 +105,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = module.run(args)
     except KeyboardInterrupt:
         return 130
+    except (BrokenPipeError, BaseExceptionGroup) as exc:
+        if not is_closed_output(exc):
+            raise
+        silence()
+        return CLOSED_OUTPUT_STATUS
     return code
 
 

@@ -30,6 +30,7 @@ from typing import Any
 import attrs
 
 from tei.errors import TeiError
+from tei.file_bounds import read_config_bytes
 from tei.lines import quote
 
 #: where a value came from, when not from the file
@@ -427,7 +428,7 @@ def table_of(parser: argparse.ArgumentParser) -> OptionTable:
 def read_config(path: Path, table: OptionTable) -> FileSettings:
     """The config file at `path`, checked against `table`; ConfigError if bad or unreadable."""
     try:
-        data = path.read_bytes()
+        data = read_config_bytes(path)
     except OSError as exc:
         why = exc.strerror or exc
         raise ConfigError([f"cannot read the config file {str(path)!r}: {why}"]) from None

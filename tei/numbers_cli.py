@@ -7,19 +7,30 @@ import argparse
 import math
 from collections.abc import Callable
 
+from tei.lines import QUOTE_CHARS, quote
+
+
+def _number(value: float) -> str:
+    """A bound as written: an integer in full, another number short (`0.5`, `1e+06`)."""
+    return str(value) if isinstance(value, int) else f"{value:g}"
+
 
 def _bounds(low: float | None, high: float | None, above: bool) -> str:
     if low is not None and high is not None:
-        return f"{low:g}..{high:g}"
+        low_text, high_text = _number(low), _number(high)
+        return (
+            f"more than {low_text} and at most {high_text}" if above else f"{low_text}..{high_text}"
+        )
     if low is not None:
-        return f"more than {low:g}" if above else f"at least {low:g}"
-    return f"at most {high:g}" if high is not None else "a number"
+        return f"more than {_number(low)}" if above else f"at least {_number(low)}"
+    return f"at most {_number(high)}" if high is not None else "a number"
 
 
 def _check(value: float, text: str, low: float | None, high: float | None, above: bool) -> None:
     too_low = low is not None and (value <= low if above else value < low)
     if too_low or (high is not None and value > high):
-        raise argparse.ArgumentTypeError(f"must be {_bounds(low, high, above)}, not {text}")
+        shown = text if len(text) <= QUOTE_CHARS else quote(text)
+        raise argparse.ArgumentTypeError(f"must be {_bounds(low, high, above)}, not {shown}")
 
 
 def int_in(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
@@ -29,7 +40,7 @@ def int_in(low: int | None = None, high: int | None = None) -> Callable[[str], i
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+            raise argparse.ArgumentTypeError(f"not an integer: {quote(text)}") from None
         _check(value, text, low, high, False)
         return value
 
@@ -60,7 +71,7 @@ def float_in(
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+            raise argparse.ArgumentTypeError(f"not a number: {quote(text)}") from None
         if not math.isfinite(value):
             raise argparse.ArgumentTypeError(f"must be a finite number, not {text}")
         _check(value, text, low, high, above)

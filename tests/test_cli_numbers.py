@@ -16,16 +16,20 @@ ENGINE = ("--engine", "bot=random", "--engine", "bot=random")
 #: (command line, bad value, what the error must say); the value goes in place of "@",
 #: or at the end
 ROWS: list[tuple[tuple[str, ...], str, str]] = [
-    (("match", *ENGINE, "--games"), "0", "--games: must be at least 1, not 0"),
-    (("match", *ENGINE, "--rounds"), "-3", "--rounds: must be at least 1, not -3"),
-    (("match", *ENGINE, "--concurrency"), "0", "--concurrency: must be at least 1"),
-    (("match", *ENGINE, "--openings-start"), "-1", "--openings-start: must be at least 0"),
-    (("match", *ENGINE, "--openings-plies"), "-1", "--openings-plies: must be at least 0"),
-    (("match", *ENGINE, "--seed"), "-5", "--seed: must be 0..9.22337e+18, not -5"),
-    (("match", *ENGINE, "--max-plies"), "-1", "--max-plies: must be at least 0, not -1"),
-    (("match", *ENGINE, "--grace"), "-1", "--grace: must be at least 0, not -1"),
+    (("match", *ENGINE, "--games"), "0", "--games: must be 1..100000, not 0"),
+    (("match", *ENGINE, "--rounds"), "-3", "--rounds: must be 1..100000, not -3"),
+    (("match", *ENGINE, "--concurrency"), "0", "--concurrency: must be 1..256"),
+    (("match", *ENGINE, "--openings-start"), "-1", "--openings-start: must be 0..1000000000"),
+    (("match", *ENGINE, "--openings-plies"), "-1", "--openings-plies: must be 0..1000000"),
+    (("match", *ENGINE, "--seed"), "-5", "--seed: must be 0..9223372036854775807, not -5"),
+    (("match", *ENGINE, "--max-plies"), "-1", "--max-plies: must be 0..1000000, not -1"),
+    (("match", *ENGINE, "--grace"), "-1", "--grace: must be 0..1000000, not -1"),
     (("match", *ENGINE, "--grace"), "nan", "--grace: must be a finite number, not nan"),
-    (("match", *ENGINE, "--timeout"), "0", "--timeout: must be more than 0, not 0"),
+    (
+        ("match", *ENGINE, "--timeout"),
+        "0",
+        "--timeout: must be more than 0 and at most 1000000, not 0",
+    ),
     (("match", *ENGINE, "--games"), "two", "--games: not an integer: 'two'"),
     (("match", *ENGINE, "--size"), "9", "bad Tak option size='9': must be 3..8"),
     (("match", *ENGINE, "--game", "traxit", "--players"), "5", "players='5': must be 2..4"),
@@ -71,7 +75,7 @@ ROWS: list[tuple[tuple[str, ...], str, str]] = [
         "--tournament-reconnect-time: must be at least 0",
     ),
     (("local-server", "--idle-timeout"), "0", "--idle-timeout: must be more than 0, not 0"),
-    (("local-server", "--seed"), "-1", "--seed: must be 0..9.22337e+18, not -1"),
+    (("local-server", "--seed"), "-1", "--seed: must be 0..9223372036854775807, not -1"),
 ]
 
 

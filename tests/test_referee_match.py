@@ -75,7 +75,11 @@ async def test_every_fault_loses_the_game_and_the_match_goes_on(
         assert game.termination == termination
         assert bad_seat not in game.winners
         assert game.culprit == 1
+        assert game.code == ("0-1" if bad_seat == 0 else "1-0")  # the forfeiting seat loses
     tags = records(out)
+    by_round = {game.index + 1: game for game in progress.finished.values()}
+    assert [t["Result"] for t in tags] == [by_round[int(t["Round"])].code for t in tags]
+    assert sorted(t["Result"] for t in tags) == ["0-1", "1-0"]  # the bad engine had each seat
     assert [read_details(r.comments[0])["termination"] for r in games(out)] == [termination] * 2
     for record in games(out):
         assert record.comments[-1].startswith(f"{termination}: engine '{mode}")
@@ -183,6 +187,27 @@ async def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
     progress = await play(match, state=state, resume=True)
     assert progress.status == "finished" and len(progress.finished) == 4
     assert [t["Round"] for t in records(out)] == ["1", "2", "3", "4"]
+    assert read_state(state).written == {0, 1, 2, 3}
+
+
+async def test_resume_plays_the_games_in_a_gap_of_the_state(tmp_path: Path) -> None:
+    """Concurrency leaves gaps: a state holding games 1 and 3 of 4 (0-based {0, 2}) and
+    their records. Resuming plays games 2 and 4, not only those after the last one."""
+    out, state = tmp_path / "r.ptn", tmp_path / "r.state"
+    match = settings(
+        [refbot("good"), refbot("good", "--seed", "3", name="b")], records=str(out), games=4
+    )
+    await play(match, state=state)
+    lines = state.read_text().splitlines()
+    kept = [lines[0]] + [ln for ln in lines[1:] if json.loads(ln)["index"] in (0, 2)]
+    state.write_text("\n".join(kept) + "\n")
+    text = out.read_text()
+    starts = [m.start() for m in re.finditer(r'^\[Site "', text, re.MULTILINE)]
+    out.write_text(text[starts[0] : starts[1]] + text[starts[2] : starts[3]])
+    assert [r.tags["Round"] for r in games(out)] == ["1", "3"]
+    progress = await play(match, state=state, resume=True)
+    assert progress.status == "finished" and sorted(progress.finished) == [0, 1, 2, 3]
+    assert [t["Round"] for t in records(out)] == ["1", "3", "2", "4"]
     assert read_state(state).written == {0, 1, 2, 3}
 
 

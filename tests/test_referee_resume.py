@@ -208,3 +208,29 @@ def test_a_game_line_that_does_not_fit_the_schedule_is_refused_naming_it(
     write_lines(state, lines)
     error = refused(state, out, capsys)
     assert f"{state}:{number + 1}: not a game of this match: {why}" in error
+
+
+def test_a_record_the_state_holds_is_written_back_whole_when_the_file_cut_it(
+    tmp_path: Path,
+) -> None:
+    """The last 40 bytes of a finished match's records are lost (the state file has every
+    game and its `written` line): resuming keeps the cut piece in a side file and writes
+    the record again, whole, from the state file."""
+    out, state = played(tmp_path)
+    text = out.read_text()
+    out.write_text(text[:-40])
+    done = tei("match", "--resume", str(state), "--quiet", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text() == text
+    (side,) = tmp_path.glob("games.ptn.cut-*")
+    assert side.read_text() == text[text.rindex('[Site "') : -40]
+    assert read_state(state).written == {0, 1, 2, 3}
+
+
+def test_records_the_file_lost_are_written_back_from_the_state(tmp_path: Path) -> None:
+    """The records file was emptied after the match: every record comes back, in order."""
+    out, state = played(tmp_path)
+    text = out.read_text()
+    out.write_text("")
+    assert main(["match", "--resume", str(state), "--quiet"]) == 0
+    assert out.read_text() == text

@@ -58,10 +58,17 @@ class ChatTemplate:
         for _literal, name, spec, conversion in fields:
             if name is None:
                 continue
-            if name not in PLACEHOLDERS or spec or conversion:
-                wanted = " and ".join(f"{{{p}}}" for p in PLACEHOLDERS)
+            wanted = " and ".join(f"{{{p}}}" for p in PLACEHOLDERS)
+            if name not in PLACEHOLDERS:
                 raise PolicyError(
                     f"{option} {text!r}: unknown placeholder {{{name}}}; use {wanted}"
+                )
+            if spec or conversion:
+                written = "{" + name + (f"!{conversion}" if conversion else "")
+                written += (f":{spec}" if spec else "") + "}"
+                raise PolicyError(
+                    f"{option} {text!r}: {written} has a conversion or format; the"
+                    f" placeholders take none: write {{{name}}}"
                 )
         return cls(text)
 

@@ -36,6 +36,7 @@ from adapters.web.options import (
     live_address,
 )
 from bots.registry import bot_names
+from tei.closed_output import CLOSED_OUTPUT_STATUS, silence
 from tei.options_cli import add_game_options, game_options, set_epilog, usage_error
 
 EPILOG = """\
@@ -310,7 +311,21 @@ def run(args: argparse.Namespace) -> int:
     console = ConsoleReporter(sys.stdout, quiet=args.quiet)
     names = " vs ".join(e.name for e in config.engines)
     bus = EventBus(LiveState(title=f"tei match: {names} ({config.game})"))
-    bus.listen(console.on_event)
+    closed = False
+
+    def show(event: Event) -> None:
+        """The terminal's subscriber; a closed output (`| head`) stops the match at once."""
+        nonlocal closed
+        if closed:
+            return
+        try:
+            console.on_event(event)
+        except BrokenPipeError:
+            closed = True
+            silence()
+            match.halt()
+
+    bus.listen(show)
 
     if config.json:
         json_path = config.json
@@ -340,6 +355,15 @@ def run(args: argparse.Namespace) -> int:
         return 1
     console.close()
     progress = match.progress
+    if closed:
+        left = progress.total - len(progress.finished)
+        if left and state_path:
+            print(
+                f"tei match: the output was closed: stopped with {left} games left;"
+                f" resume with: tei match --resume {state_path}",
+                file=sys.stderr,
+            )
+        return CLOSED_OUTPUT_STATUS
     print(final_report(progress))
     if config.json and not save_json(config.json, progress):
         code = 1

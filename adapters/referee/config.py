@@ -15,11 +15,14 @@ import attrs
 
 from adapters.referee.adjudication import AdjudicationError, AdjudicationRules
 from adapters.referee.clock import TimeControl, TimeControlError
-from adapters.referee.engines import EngineSpec, MatchError
+from adapters.referee.engines import EngineSpec, MatchError, unique_names
+from adapters.referee.schedule import MAX_GAMES
+from adapters.referee.setting_types import check_shapes
 from adapters.referee.sprt import Sprt, SprtError
 from rules.game import GameError
 from rules.registry import game_class
-from tei.numbers_cli import POSITIVE_SECONDS, SECONDS, SEED, int_in
+from tei.file_bounds import read_config_bytes
+from tei.numbers_cli import SEED, float_in, int_in
 from tei.options_cli import check_game_options
 
 #: keys an engine entry may have (plus option.NAME=VALUE)
@@ -73,18 +76,24 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+#: ceilings of the counts (--games and --rounds: schedule.MAX_GAMES)
+MAX_CONCURRENCY = 256
+MAX_PLIES = 1_000_000
+MAX_INDEX = 1_000_000_000
+MAX_SECONDS = 1_000_000
+
 #: range-checked numeric settings: the command line's argparse types, applied again to
 #: the values of a config file or a state file
 NUMBERS: dict[str, Callable[[str], float]] = {
-    "games": int_in(1),
-    "rounds": int_in(1),
-    "concurrency": int_in(1),
-    "openings_start": int_in(0),
-    "openings_plies": int_in(0),
+    "games": int_in(1, MAX_GAMES),
+    "rounds": int_in(1, MAX_GAMES),
+    "concurrency": int_in(1, MAX_CONCURRENCY),
+    "openings_start": int_in(0, MAX_INDEX),
+    "openings_plies": int_in(0, MAX_PLIES),
     "seed": SEED,
-    "max_plies": int_in(0),
-    "grace": SECONDS,
-    "timeout": POSITIVE_SECONDS,
+    "max_plies": int_in(0, MAX_PLIES),
+    "grace": float_in(0, MAX_SECONDS),
+    "timeout": float_in(0, MAX_SECONDS, above=True),
 }
 
 
@@ -197,14 +206,18 @@ def _text(value: Any) -> str | None:
 def read_config_file(path: str | Path) -> dict[str, Any]:
     """A JSON config: an object with the settings keys (engines a list of objects)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise MatchError(f"cannot read config file {str(path)!r}: {exc}") from None
+        data = json.loads(read_config_bytes(path).decode("utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:  # not UTF-8, not JSON, too deep
+        why = "nested too deep" if isinstance(exc, RecursionError) else exc
+        if isinstance(exc, OSError):
+            why = exc.strerror or exc
+        raise MatchError(f"cannot read config file {str(path)!r}: {why}") from None
     if not isinstance(data, dict):
         raise MatchError(f"config file {str(path)!r} must hold a JSON object")
     unknown = set(data) - set(DEFAULTS) - {"size", "komi", "players", "teams"}
     if unknown:
         raise MatchError(f"config file {str(path)!r}: unknown keys {', '.join(sorted(unknown))}")
+    check_shapes(data, f"config file {str(path)!r}")
     return data
 
 
@@ -252,6 +265,7 @@ def team_game(config: MatchConfig) -> bool:
 
 def build_config(settings: Mapping[str, Any]) -> MatchConfig:
     """A MatchConfig from a settings dict (as made by the CLI or read from a state file)."""
+    check_shapes(settings, "match settings")
     s = {**DEFAULTS, **settings}
     game = str(s["game"]).lower()
     try:
@@ -273,15 +287,11 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
     entries = list(s["engines"] or [])
     if len(entries) < 2:
         raise MatchError(f"a match needs at least 2 engines, got {len(entries)}")
-    engines = tuple(
-        engine_spec(merge_engine(each, entry), game, i + 1) for i, entry in enumerate(entries)
+    merged = [merge_engine(each, entry) for entry in entries]
+    engines = unique_names(
+        [engine_spec(entry, game, i + 1) for i, entry in enumerate(merged)],
+        [bool(entry.get("name")) for entry in merged],
     )
-    names = [e.name for e in engines]
-    if len(set(names)) != len(names):
-        engines = tuple(
-            attrs.evolve(e, name=f"{e.name}#{i + 1}") if names.count(e.name) > 1 else e
-            for i, e in enumerate(engines)
-        )
     sprt = None
     if s["sprt"]:
         words = s["sprt"] if isinstance(s["sprt"], list) else str(s["sprt"]).split()

@@ -12,6 +12,7 @@ import trio
 from adapters.referee.clock import TimeControl
 from adapters.referee.errors import RefereeError
 from tei.driver import Engine, EngineError, Transcript, open_engine, tei_command
+from tei.lines import printable
 from tei.seat import Launch
 
 
@@ -43,6 +44,29 @@ class EngineSpec:
         """A built-in bot served by `tei engine` in a subprocess."""
         argv = tei_command("engine", "--game", game, "--bot", bot)
         return cls(name=kwargs.pop("name", None) or bot, argv=argv, bot=bot, **kwargs)
+
+
+def unique_names(engines: Sequence[EngineSpec], given: Sequence[bool]) -> tuple[EngineSpec, ...]:
+    """The engines with names fit for a terminal, a record and a table: control
+    characters escaped (`printable`: a name is one line that cannot drive a terminal),
+    and unique. A name given twice (`given[i]`: by `name=`) is a MatchError; a made name
+    (the bot's or program's) that another engine has gets `#N`, N its place in the
+    match or the next number free, never a name given to another engine."""
+    names = [printable(spec.name) for spec in engines]
+    taken = [name for name, own in zip(names, given, strict=True) if own]
+    twice = sorted({name for name in taken if taken.count(name) > 1})
+    if twice:
+        raise MatchError(f"two engines are named {twice[0]!r}: give each engine its own name=")
+    used = set(taken)
+    out = []
+    for number, (spec, name, own) in enumerate(zip(engines, names, given, strict=True), 1):
+        if not own and (name in used or names.count(name) > 1):
+            while f"{name}#{number}" in used or f"{name}#{number}" in names:
+                number += 1
+            name = f"{name}#{number}"
+        used.add(name)
+        out.append(attrs.evolve(spec, name=name))
+    return tuple(out)
 
 
 def check_engine(engine: Engine, spec: EngineSpec, game: str, rules: Mapping[str, str]) -> None:

@@ -141,6 +141,7 @@ class Match:
         )
         self._queue: collections.deque[Pairing] = collections.deque()
         self._stopping = False
+        self._cancel: trio.CancelScope | None = None
         self._writer: OrderedWriter | None = None
         self._state: StateWriter | None = None
 
@@ -168,12 +169,14 @@ class Match:
     # ---- the match ---------------------------------------------------------------------
     async def run(self, *, handle_signals: bool = True) -> MatchProgress:
         config = self.config
-        written = set(self.resume.written) if self.resume is not None else set()
+        noted = set(self.resume.written) if self.resume is not None else set()
         known = self._reconcile()
         adopted = {game.index: game for game in known.adopted}
         self.progress.finished.update(adopted)
-        found = (known.found - written) | set(adopted)
-        written |= found
+        # a record is written when it is in the records file: one the state file holds
+        # that the file lost or cut is written again, whole, from the state file
+        written = noted if config.records is None else set(known.found) | set(adopted)
+        found = written - noted
         if self.resume is None and config.records is not None and Path(config.records).exists():
             self.records_start = Path(config.records).stat().st_size
         self._writer = OrderedWriter(
@@ -226,6 +229,7 @@ class Match:
             self._announce_standings()
             try:
                 async with trio.open_nursery() as nursery:
+                    self._cancel = nursery.cancel_scope
                     if handle_signals:
                         nursery.start_soon(self._watch_signals, nursery.cancel_scope)
                     await self._play_queue(transcript)
@@ -300,6 +304,13 @@ class Match:
     def stop(self) -> None:
         """Start no new game; running ones finish."""
         self._stopping = True
+
+    def halt(self) -> None:
+        """Stop at once: start no new game, abandon the running ones (not recorded)."""
+        self._stopping = True
+        self.progress.status = "interrupted"
+        if self._cancel is not None:
+            self._cancel.cancel()
 
     @property
     def stopping(self) -> bool:

@@ -11,6 +11,7 @@ the engines of a round-robin face the same positions.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Sequence
 
@@ -19,6 +20,8 @@ import attrs
 from adapters.referee.errors import RefereeError
 
 TOURNAMENTS = ("round-robin", "gauntlet")
+#: the most games a match may schedule (also the ceiling of --games and --rounds)
+MAX_GAMES = 100_000
 
 
 class ScheduleError(RefereeError):
@@ -67,6 +70,13 @@ def encounters(engines: int, seats: int, tournament: str) -> list[tuple[int, ...
     return [(0, *rest) for rest in itertools.combinations(range(1, engines), seats - 1)]
 
 
+def encounter_count(engines: int, seats: int, tournament: str) -> int:
+    """How many encounters `encounters` gives (counted, not listed)."""
+    if tournament == "gauntlet" and engines > seats:
+        return math.comb(engines - 1, seats - 1)
+    return math.comb(engines, seats) if engines >= 0 and seats >= 0 else 0
+
+
 def rotate(engines: tuple[int, ...], shift: int) -> tuple[int, ...]:
     """Seat assignment number `shift` of an encounter: each engine moves `shift` seats on.
 
@@ -103,6 +113,12 @@ def make_schedule(
         raise ScheduleError(f"unknown opening order {order!r}; known: sequential, random")
     if openings < 0 or start < 0:
         raise ScheduleError("opening count and start must not be negative")
+    total = encounter_count(engines, seats, tournament) * games * rounds
+    if total > MAX_GAMES:
+        raise ScheduleError(
+            f"the schedule has {total} games (encounters x --games x --rounds);"
+            f" a match has at most {MAX_GAMES}"
+        )
     meets = encounters(engines, seats, tournament)
     groups_per_encounter = -(-games // seats)
     book = opening_sequence(openings, rounds * groups_per_encounter, order, seed, start)

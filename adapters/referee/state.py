@@ -18,6 +18,7 @@ finished games that had not reached the record file yet (see adapters.referee.re
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
 from collections.abc import Mapping
@@ -27,6 +28,8 @@ from typing import Any, TextIO
 import attrs
 
 from adapters.referee.errors import RefereeError
+from tei.file_bounds import read_config_bytes
+from tei.lines import quote
 
 VERSION = 2
 
@@ -38,6 +41,30 @@ def new_run_id() -> str:
 
 class StateError(RefereeError):
     """A state file that cannot be used (the message names it and why)."""
+
+
+#: the largest count a state file may hold (an index, plies, a byte offset)
+MAX_COUNT = 2**53
+#: the largest state file read (bytes)
+STATE_CAP = 1 << 30
+
+
+def count(value: Any) -> int:
+    """A count of a state line: a whole number from 0 to MAX_COUNT (ValueError else)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise ValueError(f"{quote(str(value), 20)} is not a count from 0 to 2**53")
+    return value
+
+
+def ms(value: Any) -> float:
+    """A time of a state line in milliseconds: a finite number (ValueError else)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{quote(str(value), 20)} is not a number")
+    if isinstance(value, int):
+        value = count(abs(value))
+    if not math.isfinite(value) or abs(value) > MAX_COUNT:
+        raise ValueError(f"{value!r} is not a time in milliseconds")
+    return float(value)
 
 
 @attrs.frozen
@@ -69,23 +96,23 @@ class FinishedGame:
     def from_json(cls, data: Mapping[str, Any]) -> FinishedGame:
         try:
             return cls(
-                index=int(data["index"]),
-                seats=tuple(int(s) for s in data["seats"]),
-                winners=tuple(int(s) for s in data["winners"]),
-                group=int(data["group"]),
+                index=count(data["index"]),
+                seats=tuple(count(s) for s in data["seats"]),
+                winners=tuple(count(s) for s in data["winners"]),
+                group=count(data["group"]),
                 code=str(data["code"]),
                 termination=str(data["termination"]),
                 reason=str(data["reason"]),
-                plies=int(data["plies"]),
+                plies=count(data["plies"]),
                 record=str(data["record"]),
                 detail=str(data.get("detail", "")),
-                culprit=None if data.get("culprit") is None else int(data["culprit"]),
+                culprit=None if data.get("culprit") is None else count(data["culprit"]),
                 timing=tuple(
-                    (int(t[0]), int(t[1]), float(t[2]), float(t[3]), int(t[4]), float(t[5]))
+                    (count(t[0]), count(t[1]), ms(t[2]), ms(t[3]), count(t[4]), ms(t[5]))
                     for t in data.get("timing", [])
                 ),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise StateError(f"bad game entry in state file: {exc}") from exc
 
 
@@ -115,9 +142,11 @@ def read_state(path: str | Path) -> MatchState:
     state file of this version, or holds a line of another match."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StateError(f"cannot read state file {str(path)!r}: {exc}") from exc
+        lines = read_config_bytes(path, STATE_CAP).decode("utf-8").splitlines()
+    except OSError as exc:
+        raise StateError(f"cannot read state file {str(path)!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise StateError(f"cannot read state file {str(path)!r}: {exc}") from None
     state: MatchState | None = None
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -128,6 +157,9 @@ def read_state(path: str | Path) -> MatchState:
             if state is None:
                 raise StateError(f"{path}:{number}: not JSON") from None
             continue  # a torn line: its write was interrupted
+        except (ValueError, RecursionError) as exc:  # a 5000-digit number, deep nesting
+            why = "nested too deep" if isinstance(exc, RecursionError) else "a number too long"
+            raise StateError(f"{path}:{number}: {why}") from None
         if not isinstance(data, dict):
             raise StateError(f"{path}:{number}: not a state line")
         if state is None:
@@ -144,7 +176,7 @@ def read_state(path: str | Path) -> MatchState:
                 state.games[game.index] = game
                 state.lines[game.index] = number
             elif data.get("kind") == "written":
-                state.written.add(int(data["index"]))
+                state.written.add(count(data["index"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"{path}:{number}: {exc}") from None
     if state is None:
@@ -165,7 +197,14 @@ def _header(path: Path, data: Mapping[str, Any]) -> MatchState:
     run, start = data.get("run"), data.get("records_start", 0)
     if version != VERSION or not isinstance(run, str) or not run or not isinstance(start, int):
         raise StateError(f"{path} is not a match state file (version {VERSION})")
-    return MatchState(dict(data.get("settings") or {}), run, start, str(path))
+    settings = data.get("settings") or {}
+    if not isinstance(settings, dict):
+        raise StateError(f"{path}:1: the settings are not an object")
+    try:
+        records_start = count(start)
+    except ValueError as exc:
+        raise StateError(f"{path}:1: records_start {exc}") from None
+    return MatchState(dict(settings), run, records_start, str(path))
 
 
 class StateWriter:
