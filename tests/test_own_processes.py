@@ -13,7 +13,7 @@ import pytest
 
 from tei.driver import tei_command
 from tei.driver.launch import _default_name
-from tests.playtak_support.processes import SERVER
+from tests.playtak_support.processes import tcp_server
 
 #: the `tei` console script of this environment (what users type)
 TEI = Path(sys.executable).with_name("tei")
@@ -69,21 +69,10 @@ def test_the_playtak_bot_starts_in_a_folder_with_its_own_bots_package(
     bot_author: tuple[Path, dict[str, str]],
 ) -> None:
     work, env = bot_author
-    with subprocess.Popen(
-        [*SERVER, "--port", "0", "--no-websocket", "--user", "alice:secret1"],
-        stdout=subprocess.PIPE,
-        text=True,
-    ) as server:
-        try:
-            assert server.stdout is not None
-            address = server.stdout.readline().split()[-1]
-            argv = [str(TEI), "playtak", "--bot", "random", "--user", "alice", "-v"]
-            argv += ["--password", "wrong12", "--seek", "5 60 0", "--server", address]
-            done = subprocess.run(
-                argv, cwd=work, env=env, capture_output=True, text=True, timeout=60
-            )
-        finally:
-            server.terminate()
+    with tcp_server("--user", "alice:secret1") as address:
+        argv = [str(TEI), "playtak", "--bot", "random", "--user", "alice", "-v"]
+        argv += ["--password", "wrong12", "--seek", "5 60 0", "--server", address]
+        done = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=60)
     # the engine shook hands before the login was refused
     assert "< id name tei-host random" in done.stderr, done.stderr[-2000:]
     assert done.returncode == 1 and "wrong password" in done.stderr

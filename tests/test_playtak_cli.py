@@ -19,7 +19,13 @@ from tei.cli import main
 from tei.lines import LineSplitter
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 from tests.playtak_support.lines import LineClient
-from tests.playtak_support.processes import SERVER, TEI, seeker_and_acceptor, server_process
+from tests.playtak_support.processes import (
+    SERVER,
+    TEI,
+    seeker_and_acceptor,
+    server_process,
+    tcp_server,
+)
 
 
 def test_help_lists_every_option() -> None:
@@ -372,18 +378,9 @@ def test_an_engine_that_cannot_start_ends_with_status_1(
 
 
 def test_a_wrong_password_ends_with_status_1(capsys: pytest.CaptureFixture[str]) -> None:
-    with subprocess.Popen(
-        [*SERVER, "--port", "0", "--no-websocket", "--user", "alice:secret1"],
-        stdout=subprocess.PIPE,
-        text=True,
-    ) as server:
-        try:
-            assert server.stdout is not None
-            address = server.stdout.readline().split()[-1]
-            argv = ["--bot", "random", "--user", "alice", "--password", "wrong12"]
-            assert main(["playtak", *argv, "--seek", "5 60 0", "--server", address]) == 1
-        finally:
-            server.terminate()
+    with tcp_server("--user", "alice:secret1") as address:
+        argv = ["--bot", "random", "--user", "alice", "--password", "wrong12"]
+        assert main(["playtak", *argv, "--seek", "5 60 0", "--server", address]) == 1
     assert "wrong password" in capsys.readouterr().err
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager
 
 import trio
 
@@ -32,6 +32,20 @@ async def server_process(*args: str) -> AsyncIterator[tuple[str, str]]:
     finally:
         server.terminate()
         await server.wait()
+
+
+@contextmanager
+def tcp_server(*args: str) -> Iterator[str]:
+    """The local server on a free TCP port only (with `args`), from blocking code: its
+    address."""
+    with subprocess.Popen(
+        [*SERVER, "--port", "0", "--no-websocket", *args], stdout=subprocess.PIPE, text=True
+    ) as server:
+        try:
+            assert server.stdout is not None
+            yield server.stdout.readline().split()[-1]
+        finally:
+            server.terminate()
 
 
 async def seeker_and_acceptor(
