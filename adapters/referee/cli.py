@@ -171,6 +171,12 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
         help="continue the match saved in this state file (a line of another match or a game"
         " outside its schedule is refused, exit 2; complete records are never removed)",
     )
+    out.add_argument(
+        "--force",
+        action="store_true",
+        help="start a new match even when the state file holds an unfinished one (it is"
+        " replaced; without --force that is refused, exit 2)",
+    )
     out.add_argument("--event", help='PTN Event tag (default "tei match")')
     out.add_argument("--site", help='PTN Site tag (default "local")')
     out.add_argument("--quiet", action="store_true", help="print only the final table")
@@ -291,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{settings['records']}.state" if settings.get("records") else None
             )
         config = build_config(settings)
-        match = Match.open(config, state_path=state_path, resume=state)
+        match = Match.open(config, state_path=state_path, resume=state, force=args.force)
     except (MatchError, StateError) as exc:
         return usage_error("match", exc)
     warning = alignment_warning(config.games, len(match.schedule[0].seats))

@@ -25,6 +25,7 @@ from adapters.referee.config import MatchConfig, seats_per_game
 from adapters.referee.engines import MatchError, probe_engines
 from adapters.referee.executors import Executor, LocalExecutor
 from adapters.referee.game_loop import GameResult, GameSettings
+from adapters.referee.lock import locked, refuse_unfinished
 from adapters.referee.openings import Opening, OpeningError, load_book
 from adapters.referee.records import OrderedWriter
 from adapters.referee.resume import Reconciled, check_state, reconcile
@@ -104,10 +105,13 @@ class Match:
         resume: MatchState | None = None,
         publish: Publish | None = None,
         book: Sequence[Opening] = (),
+        force: bool = False,
     ) -> None:
         """No I/O: the openings come as `book` (`Match.open` reads them from the config's
-        file); files are opened by `run`."""
+        file); files are opened by `run`. `force`: replace the state file of an
+        unfinished match."""
         self.config = config
+        self.force = force
         #: receives the typed events of the match (see adapters.stream.events): the
         #: terminal, the live page and the JSON file are its subscribers
         self.publish = publish
@@ -153,6 +157,7 @@ class Match:
         state_path: str | Path | None = None,
         resume: MatchState | None = None,
         publish: Publish | None = None,
+        force: bool = False,
     ) -> Match:
         """A match with its openings read from `config.openings` (cut to
         `config.openings_plies`); MatchError names a bad book or opening."""
@@ -164,10 +169,21 @@ class Match:
                 raise MatchError(str(exc)) from None
             if config.openings_plies is not None:
                 book = [attrs.evolve(o, moves=o.moves[: config.openings_plies]) for o in book]
-        return cls(config, state_path=state_path, resume=resume, publish=publish, book=book)
+        return cls(
+            config, state_path=state_path, resume=resume, publish=publish, book=book, force=force
+        )
 
     # ---- the match ---------------------------------------------------------------------
     async def run(self, *, handle_signals: bool = True) -> MatchProgress:
+        """Play the match, holding its records and state files (adapters.referee.lock);
+        a new match does not replace an unfinished match's state file unless `force`."""
+        files = [p for p in (self.config.records, self.state_path) if p is not None]
+        with locked(files):
+            if self.resume is None and self.state_path is not None and not self.force:
+                refuse_unfinished(self.state_path)
+            return await self._run(handle_signals)
+
+    async def _run(self, handle_signals: bool) -> MatchProgress:
         config = self.config
         noted = set(self.resume.written) if self.resume is not None else set()
         known = self._reconcile()
@@ -283,6 +299,9 @@ class Match:
                 if self._state is not None:
                     self._state.written(index)
         if self._state is not None:
+            status = self.progress.status
+            if status == "finished" or status.startswith("sprt"):
+                self._state.end(status)
             self._state.close()
         if self.progress.status == "running":
             self.progress.status = "stopped"
