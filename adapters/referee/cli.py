@@ -361,18 +361,29 @@ def run(args: argparse.Namespace) -> int:
         return 1
     console.close()
     progress = match.progress
+    left = progress.total - len(progress.finished)
+    resume = f"resume with: tei match --resume {state_path}" if state_path else "no state file"
     if closed:
-        left = progress.total - len(progress.finished)
         if left and state_path:
             print(
-                f"tei match: the output was closed: stopped with {left} games left;"
-                f" resume with: tei match --resume {state_path}",
+                f"tei match: the output was closed: stopped with {left} games left; {resume}",
                 file=sys.stderr,
             )
         return CLOSED_OUTPUT_STATUS
     print(final_report(progress))
     if config.json and not save_json(config.json, progress):
         code = 1
+    if match.log_failure is not None:
+        print(f"tei match: {match.log_failure}; the match went on without it", file=sys.stderr)
+        code = 1
+    if match.failure is not None:
+        print(
+            f"tei match: {match.failure}; stopped with {left} of {progress.total} games left"
+            " (running games abandoned); the games finished before are in the state file:"
+            f" once the file can be written, {resume}",
+            file=sys.stderr,
+        )
+        return 1
     if progress.status == "interrupted":
         code = 130
         if state_path:

@@ -146,6 +146,10 @@ class Match:
         self._queue: collections.deque[Pairing] = collections.deque()
         self._stopping = False
         self._cancel: trio.CancelScope | None = None
+        #: the first file that could not be written, and why (the match stopped there)
+        self.failure: str | None = None
+        #: the traffic log's first failed write (the match goes on without it)
+        self.log_failure: str | None = None
         self._writer: OrderedWriter | None = None
         self._state: StateWriter | None = None
 
@@ -270,6 +274,9 @@ class Match:
                 self._finish()
                 if transcript is not None:
                     transcript.close()
+                    if transcript.failure is not None:
+                        why = transcript.failure.strerror or transcript.failure
+                        self.log_failure = f"cannot write the traffic log {config.log}: {why}"
         return self.progress
 
     async def _play_queue(self, transcript: Transcript | None) -> None:
@@ -293,16 +300,24 @@ class Match:
         return reconcile(self.config.records, self.resume, self.schedule, names, self.starts)
 
     def _finish(self) -> None:
-        """Write every finished record that is still waiting; close the files."""
+        """Write every finished record that is still waiting; close the files (a write
+        that fails is told as `failure`, never raised: the state file keeps the games)."""
         if self._writer is not None:
-            for index in self._writer.close(drain=True):
-                if self._state is not None:
-                    self._state.written(index)
+            try:
+                drained = self._writer.close(drain=self.failure is None)
+            except OSError as exc:
+                drained = []
+                self._fail(f"cannot write the records file {self.config.records}", exc)
+            for index in drained:
+                self._note_written(index)
         if self._state is not None:
             status = self.progress.status
-            if status == "finished" or status.startswith("sprt"):
-                self._state.end(status)
-            self._state.close()
+            try:
+                if status == "finished" or status.startswith("sprt"):
+                    self._state.end(status)
+                self._state.close()
+            except OSError as exc:
+                self._fail(f"cannot write the state file {self.state_path}", exc)
         if self.progress.status == "running":
             self.progress.status = "stopped"
         self._announce_standings()
@@ -324,10 +339,10 @@ class Match:
         """Start no new game; running ones finish."""
         self._stopping = True
 
-    def halt(self) -> None:
+    def halt(self, status: str = "interrupted") -> None:
         """Stop at once: start no new game, abandon the running ones (not recorded)."""
         self._stopping = True
-        self.progress.status = "interrupted"
+        self.progress.status = status
         if self._cancel is not None:
             self._cancel.cancel()
 
@@ -372,8 +387,11 @@ class Match:
             culprit=result.culprit,
             timing=result.timing,
         )
-        if self._state is not None:
-            self._state.game(finished)
+        if self._state is not None and self.failure is None:
+            try:
+                self._state.game(finished)
+            except OSError as exc:
+                self._fail(f"cannot write the state file {self.state_path}", exc)
         self.progress.finished[pairing.index] = finished
         self.progress.last = finished
         self._write_record(pairing.index, finished.record)
@@ -405,9 +423,30 @@ class Match:
 
     def _write_record(self, index: int, text: str) -> None:
         assert self._writer is not None
-        for done in self._writer.add(index, text):
-            if self._state is not None:
-                self._state.written(done)
+        if self.failure is not None:
+            return  # stopping: the state file holds the game; resuming writes its record
+        try:
+            done = self._writer.add(index, text)
+        except OSError as exc:
+            self._fail(f"cannot write the records file {self.config.records}", exc)
+            return
+        for written in done:
+            self._note_written(written)
+
+    def _note_written(self, index: int) -> None:
+        if self._state is not None and self.failure is None:
+            try:
+                self._state.written(index)
+            except OSError as exc:
+                self._fail(f"cannot write the state file {self.state_path}", exc)
+
+    def _fail(self, what: str, exc: OSError) -> None:
+        """A file the match needs cannot be written: say which and why (`failure`, the
+        first one) and stop at once; the games finished before are in the state file."""
+        if self.failure is None:
+            self.failure = f"{what}: {exc.strerror or exc}"
+            log.error("%s", self.failure)
+        self.halt(f"error: {self.failure}")
 
     def _check_sprt(self) -> None:
         sprt = self.config.sprt
