@@ -84,6 +84,8 @@ class Transcript:
         self._count = 0
         self._owned: TextIO | None = None
         self._lock = threading.Lock()  # entries may come from several threads
+        #: the first write a sink refused (the sink is dropped; the transcript goes on)
+        self.failure: OSError | None = None
 
     @classmethod
     def to_file(
@@ -108,8 +110,10 @@ class Transcript:
                 try:
                     sink.write(entry.to_line() + "\n")
                     sink.flush()
-                except (OSError, ValueError):
+                except (OSError, ValueError) as exc:
                     self.sinks.remove(sink)  # a closed or broken sink must not stop the engine
+                    if isinstance(exc, OSError) and self.failure is None:
+                        self.failure = exc
         return entry
 
     def note(self, engine: str, text: str) -> None:
@@ -139,5 +143,8 @@ class Transcript:
         if self._owned is not None:
             if self._owned in self.sinks:
                 self.sinks.remove(self._owned)
-            self._owned.close()
+            try:
+                self._owned.close()
+            except OSError as exc:  # what was still buffered could not be written
+                self.failure = self.failure or exc
             self._owned = None

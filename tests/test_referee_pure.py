@@ -185,8 +185,8 @@ def test_build_config_names_duplicates_and_checks_counts() -> None:
 @pytest.mark.parametrize(
     ("settings", "word"),
     [
-        ({"concurrency": 0}, "concurrency must be at least 1, not 0"),
-        ({"concurrency": -2}, "concurrency must be at least 1"),
+        ({"concurrency": 0}, "concurrency must be 1..256, not 0"),
+        ({"concurrency": -2}, "concurrency must be 1..256"),
         ({"game": "trike", "rules": {"halfkomi": "4"}}, "komi is a Tak rule; trike"),
         ({"game": "traxit", "rules": {"halfkomi": "1"}}, "komi is a Tak rule; traxit"),
         ({"game": "trike", "rules": {"players": "3"}}, "players is a Traxit rule; trike"),

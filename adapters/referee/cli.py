@@ -171,6 +171,12 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
         help="continue the match saved in this state file (a line of another match or a game"
         " outside its schedule is refused, exit 2; complete records are never removed)",
     )
+    out.add_argument(
+        "--force",
+        action="store_true",
+        help="start a new match even when the state file holds an unfinished one (it is"
+        " replaced; without --force that is refused, exit 2)",
+    )
     out.add_argument("--event", help='PTN Event tag (default "tei match")')
     out.add_argument("--site", help='PTN Site tag (default "local")')
     out.add_argument("--quiet", action="store_true", help="print only the final table")
@@ -291,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{settings['records']}.state" if settings.get("records") else None
             )
         config = build_config(settings)
-        match = Match.open(config, state_path=state_path, resume=state)
+        match = Match.open(config, state_path=state_path, resume=state, force=args.force)
     except (MatchError, StateError) as exc:
         return usage_error("match", exc)
     warning = alignment_warning(config.games, len(match.schedule[0].seats))
@@ -355,18 +361,29 @@ def run(args: argparse.Namespace) -> int:
         return 1
     console.close()
     progress = match.progress
+    left = progress.total - len(progress.finished)
+    resume = f"resume with: tei match --resume {state_path}" if state_path else "no state file"
     if closed:
-        left = progress.total - len(progress.finished)
         if left and state_path:
             print(
-                f"tei match: the output was closed: stopped with {left} games left;"
-                f" resume with: tei match --resume {state_path}",
+                f"tei match: the output was closed: stopped with {left} games left; {resume}",
                 file=sys.stderr,
             )
         return CLOSED_OUTPUT_STATUS
     print(final_report(progress))
     if config.json and not save_json(config.json, progress):
         code = 1
+    if match.log_failure is not None:
+        print(f"tei match: {match.log_failure}; the match went on without it", file=sys.stderr)
+        code = 1
+    if match.failure is not None:
+        print(
+            f"tei match: {match.failure}; stopped with {left} of {progress.total} games left"
+            " (running games abandoned); the games finished before are in the state file:"
+            f" once the file can be written, {resume}",
+            file=sys.stderr,
+        )
+        return 1
     if progress.status == "interrupted":
         code = 130
         if state_path:

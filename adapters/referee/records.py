@@ -15,7 +15,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import attrs
 
@@ -220,16 +220,16 @@ class OrderedWriter:
         self._order = list(order)
         self._next = 0
         self._waiting: dict[int, str] = {}
-        self._handle: TextIO | None = None
         self.written: list[int] = []
 
     def _write(self, index: int, text: str) -> None:
+        """Append one record, opening the file for it: a file replaced meanwhile (by a
+        folder, or removed) is an OSError here, not a write into a file no one sees."""
         if self.path is not None:
-            if self._handle is None:
-                self._handle = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
-            self._handle.write(text)
-            self._handle.flush()
-            os.fsync(self._handle.fileno())
+            with open(self.path, "a", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
         self.written.append(index)
 
     def add(self, index: int, text: str) -> list[int]:
@@ -253,9 +253,6 @@ class OrderedWriter:
             rank = {index: i for i, index in enumerate(self._order)}
             for index in sorted(self._waiting, key=lambda i: rank.get(i, i)):
                 self._write(index, self._waiting.pop(index))
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
         return self.written[before:]
 
 

@@ -25,6 +25,7 @@ from adapters.referee.config import MatchConfig, seats_per_game
 from adapters.referee.engines import MatchError, probe_engines
 from adapters.referee.executors import Executor, LocalExecutor
 from adapters.referee.game_loop import GameResult, GameSettings
+from adapters.referee.lock import locked, refuse_unfinished
 from adapters.referee.openings import Opening, OpeningError, load_book
 from adapters.referee.records import OrderedWriter
 from adapters.referee.resume import Reconciled, check_state, reconcile
@@ -104,10 +105,13 @@ class Match:
         resume: MatchState | None = None,
         publish: Publish | None = None,
         book: Sequence[Opening] = (),
+        force: bool = False,
     ) -> None:
         """No I/O: the openings come as `book` (`Match.open` reads them from the config's
-        file); files are opened by `run`."""
+        file); files are opened by `run`. `force`: replace the state file of an
+        unfinished match."""
         self.config = config
+        self.force = force
         #: receives the typed events of the match (see adapters.stream.events): the
         #: terminal, the live page and the JSON file are its subscribers
         self.publish = publish
@@ -142,6 +146,10 @@ class Match:
         self._queue: collections.deque[Pairing] = collections.deque()
         self._stopping = False
         self._cancel: trio.CancelScope | None = None
+        #: the first file that could not be written, and why (the match stopped there)
+        self.failure: str | None = None
+        #: the traffic log's first failed write (the match goes on without it)
+        self.log_failure: str | None = None
         self._writer: OrderedWriter | None = None
         self._state: StateWriter | None = None
 
@@ -153,6 +161,7 @@ class Match:
         state_path: str | Path | None = None,
         resume: MatchState | None = None,
         publish: Publish | None = None,
+        force: bool = False,
     ) -> Match:
         """A match with its openings read from `config.openings` (cut to
         `config.openings_plies`); MatchError names a bad book or opening."""
@@ -164,10 +173,21 @@ class Match:
                 raise MatchError(str(exc)) from None
             if config.openings_plies is not None:
                 book = [attrs.evolve(o, moves=o.moves[: config.openings_plies]) for o in book]
-        return cls(config, state_path=state_path, resume=resume, publish=publish, book=book)
+        return cls(
+            config, state_path=state_path, resume=resume, publish=publish, book=book, force=force
+        )
 
     # ---- the match ---------------------------------------------------------------------
     async def run(self, *, handle_signals: bool = True) -> MatchProgress:
+        """Play the match, holding its records and state files (adapters.referee.lock);
+        a new match does not replace an unfinished match's state file unless `force`."""
+        files = [p for p in (self.config.records, self.state_path) if p is not None]
+        with locked(files):
+            if self.resume is None and self.state_path is not None and not self.force:
+                refuse_unfinished(self.state_path)
+            return await self._run(handle_signals)
+
+    async def _run(self, handle_signals: bool) -> MatchProgress:
         config = self.config
         noted = set(self.resume.written) if self.resume is not None else set()
         known = self._reconcile()
@@ -254,6 +274,9 @@ class Match:
                 self._finish()
                 if transcript is not None:
                     transcript.close()
+                    if transcript.failure is not None:
+                        why = transcript.failure.strerror or transcript.failure
+                        self.log_failure = f"cannot write the traffic log {config.log}: {why}"
         return self.progress
 
     async def _play_queue(self, transcript: Transcript | None) -> None:
@@ -277,13 +300,24 @@ class Match:
         return reconcile(self.config.records, self.resume, self.schedule, names, self.starts)
 
     def _finish(self) -> None:
-        """Write every finished record that is still waiting; close the files."""
+        """Write every finished record that is still waiting; close the files (a write
+        that fails is told as `failure`, never raised: the state file keeps the games)."""
         if self._writer is not None:
-            for index in self._writer.close(drain=True):
-                if self._state is not None:
-                    self._state.written(index)
+            try:
+                drained = self._writer.close(drain=self.failure is None)
+            except OSError as exc:
+                drained = []
+                self._fail(f"cannot write the records file {self.config.records}", exc)
+            for index in drained:
+                self._note_written(index)
         if self._state is not None:
-            self._state.close()
+            status = self.progress.status
+            try:
+                if status == "finished" or status.startswith("sprt"):
+                    self._state.end(status)
+                self._state.close()
+            except OSError as exc:
+                self._fail(f"cannot write the state file {self.state_path}", exc)
         if self.progress.status == "running":
             self.progress.status = "stopped"
         self._announce_standings()
@@ -305,10 +339,10 @@ class Match:
         """Start no new game; running ones finish."""
         self._stopping = True
 
-    def halt(self) -> None:
+    def halt(self, status: str = "interrupted") -> None:
         """Stop at once: start no new game, abandon the running ones (not recorded)."""
         self._stopping = True
-        self.progress.status = "interrupted"
+        self.progress.status = status
         if self._cancel is not None:
             self._cancel.cancel()
 
@@ -353,8 +387,11 @@ class Match:
             culprit=result.culprit,
             timing=result.timing,
         )
-        if self._state is not None:
-            self._state.game(finished)
+        if self._state is not None and self.failure is None:
+            try:
+                self._state.game(finished)
+            except OSError as exc:
+                self._fail(f"cannot write the state file {self.state_path}", exc)
         self.progress.finished[pairing.index] = finished
         self.progress.last = finished
         self._write_record(pairing.index, finished.record)
@@ -386,9 +423,30 @@ class Match:
 
     def _write_record(self, index: int, text: str) -> None:
         assert self._writer is not None
-        for done in self._writer.add(index, text):
-            if self._state is not None:
-                self._state.written(done)
+        if self.failure is not None:
+            return  # stopping: the state file holds the game; resuming writes its record
+        try:
+            done = self._writer.add(index, text)
+        except OSError as exc:
+            self._fail(f"cannot write the records file {self.config.records}", exc)
+            return
+        for written in done:
+            self._note_written(written)
+
+    def _note_written(self, index: int) -> None:
+        if self._state is not None and self.failure is None:
+            try:
+                self._state.written(index)
+            except OSError as exc:
+                self._fail(f"cannot write the state file {self.state_path}", exc)
+
+    def _fail(self, what: str, exc: OSError) -> None:
+        """A file the match needs cannot be written: say which and why (`failure`, the
+        first one) and stop at once; the games finished before are in the state file."""
+        if self.failure is None:
+            self.failure = f"{what}: {exc.strerror or exc}"
+            log.error("%s", self.failure)
+        self.halt(f"error: {self.failure}")
 
     def _check_sprt(self) -> None:
         sprt = self.config.sprt

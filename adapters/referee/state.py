@@ -6,6 +6,7 @@ line being written (a torn line is ignored on reading):
     {"kind": "match", "version": 2, "run": "9f2c...", "records_start": 0, "settings": {...}}
     {"kind": "game", "run": "9f2c...", "index": 3, ..., "record": "..."}   a finished game
     {"kind": "written", "run": "9f2c...", "index": 3}     its record is in the records file
+    {"kind": "end", "run": "9f2c...", "status": "finished"}   the match ended
 
 `run` is the match's identity, drawn when the match starts: a line of another match is
 refused, naming the line. `records_start` is the size of the records file when the match
@@ -131,6 +132,8 @@ class MatchState:
     written: set[int] = attrs.field(factory=set)
     #: the line each game came from
     lines: dict[int, int] = attrs.field(factory=dict)
+    #: how the match ended ("finished", "sprt H1", ...); None while it is unfinished
+    ended: str | None = None
 
     def where(self, index: int) -> str:
         """`FILE:LINE` of a game's line."""
@@ -175,8 +178,11 @@ def read_state(path: str | Path) -> MatchState:
                 game = FinishedGame.from_json(data)
                 state.games[game.index] = game
                 state.lines[game.index] = number
+                state.ended = None
             elif data.get("kind") == "written":
                 state.written.add(count(data["index"]))
+            elif data.get("kind") == "end":
+                state.ended = str(data["status"])
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"{path}:{number}: {exc}") from None
     if state is None:
@@ -247,6 +253,10 @@ class StateWriter:
 
     def written(self, index: int) -> None:
         self._line({"kind": "written", "index": index})
+
+    def end(self, status: str) -> None:
+        """The match ended (finished, or stopped by SPRT): a new match may replace it."""
+        self._line({"kind": "end", "status": status})
 
     def close(self) -> None:
         if self._handle is not None:
