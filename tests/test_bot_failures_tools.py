@@ -5,12 +5,11 @@ counts its bot errors as faults (and its overruns as time forfeits). Real `tei c
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from engines.procs import tei
 
 from adapters.referee.openings import read_records
 from adapters.referee.records import read_details
@@ -18,26 +17,11 @@ from adapters.referee.records import read_details
 HERE = Path(__file__).resolve().parent
 
 
-def tei(*args: str, timeout: float = 180.0) -> subprocess.CompletedProcess[str]:
-    """`python -m tei ARGS` with the tests folder on PYTHONPATH (for the bad bots)."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]),
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "tei", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-        stdin=subprocess.DEVNULL,
-    )
-
-
 def test_check_fails_the_checks_a_bot_failed_in_and_says_why() -> None:
     done = tei(
         "check", "--timeout", "5", "--start-timeout", "20", "--",
         sys.executable, "-m", "tei", "engine", "--bot", "engines.bad_bots:RaisingBot",
+        path=str(HERE), timeout=180,
     )  # fmt: skip
     assert done.returncode == 1, done.stdout
     failed = [line for line in done.stdout.splitlines() if line.startswith("FAIL")]
@@ -68,6 +52,7 @@ def test_match_counts_a_failing_bot_as_a_fault(
         "--engine", f"bot=engines.bad_bots:{bot}", "name=bad", *keys,
         "--engine", "bot=random", "name=good", *keys,
         "--ptnout", str(ptn), "--json", str(summary), "--log", str(log),
+        path=str(HERE), timeout=180,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert f"Faults of bad: {termination} 2" in done.stdout

@@ -4,15 +4,13 @@ and logged, `--strict` fatal, reports and stdout unable to inject protocol lines
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from engine_pipe import EnginePipe
+from engines.procs import tei
 from fixture_support import Started
 from serve_support import Client, Server
 
@@ -203,14 +201,7 @@ BROKEN = {
 def test_a_bot_that_cannot_load_gets_one_tidy_message(tmp_path: Path, case: str) -> None:
     source, said = BROKEN[case]
     (tmp_path / "broken_mod.py").write_text(source)
-    done = subprocess.run(
-        [sys.executable, "-m", "tei", "engine", "--bot", "broken_mod:MyBot"],
-        env={**os.environ, "PYTHONPATH": str(tmp_path)},
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-        stdin=subprocess.DEVNULL,
-    )
+    done = tei("engine", "--bot", "broken_mod:MyBot", path=str(tmp_path), timeout=WAIT)
     assert done.returncode == 2
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert done.stderr.startswith("tei engine: cannot load bot 'broken_mod:MyBot': ")
