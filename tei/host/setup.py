@@ -39,7 +39,7 @@ class HostConfig:
     games: tuple[str, ...] | None = None
     tei_v1: bool = False
     #: seconds a bot gets to answer after `stop` before the host answers for it
-    stop_grace: float = 0.05
+    stop_grace: float = 0.5
     #: seconds a bot gets to answer once its reports show a `go depth`/`go nodes` limit
     #: reached, before the host answers for it
     limit_grace: float = 1.0
