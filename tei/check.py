@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from tei.bot_failure import BotFailure
 from tei.check_list import CHECKS, FATAL, Check
 from tei.check_probe import CheckFailed, Probe, parse, pv_problems
 from tei.driver import Engine, EngineError, open_engine
@@ -117,6 +118,36 @@ def _session_checks(entries: Sequence[TranscriptEntry], pvs: _Pvs) -> list[Check
     return results
 
 
+def bot_failures(entries: Sequence[TranscriptEntry]) -> list[tuple[TranscriptEntry, BotFailure]]:
+    """The bot failures an engine host reported in `entries` (each followed by a
+    stand-in answer): `info string error: bot failed: ...` or `... bot overran its time`."""
+    found = []
+    for entry in entries:
+        if entry.direction == FROM_ENGINE:
+            message = parse(entry.line)
+            if isinstance(message, Info):
+                failure = BotFailure.from_string(message.string)
+                if failure is not None:
+                    found.append((entry, failure))
+    return found
+
+
+def _failure_verdict(name: str, entries: Sequence[TranscriptEntry]) -> CheckResult | None:
+    """A failed verdict for a check during which the engine reported a bot failure."""
+    failures = bot_failures(entries)
+    if not failures:
+        return None
+    entry, failure = failures[0]
+    what = "raised or returned a bad action" if failure.kind == "error" else "overran its time"
+    more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+    detail = (
+        f"the engine reported that its bot {what} and answered with a stand-in move: "
+        f"{failure.to_string()[len('error: ') :]}{more}"
+    )
+    at = list(entries).index(entry)
+    return CheckResult(name, False, detail, _excerpt(list(entries)[: at + 3]))
+
+
 class _Run:
     """One run of the check list: the results so far and the next check to run."""
 
@@ -165,7 +196,8 @@ class _Run:
                 detail = f"internal error of the checker: {exc!r}"
                 self.add(CheckResult(name, False, detail, self.excerpt(mark)))
             else:
-                self.add(CheckResult(name, True, detail))
+                failed = _failure_verdict(name, self.transcript.since(mark))
+                self.add(failed if failed is not None else CheckResult(name, True, detail))
             if name in FATAL and not self.results[-1].passed:
                 for later, _ in CHECKS[self.index :]:
                     self.add(CheckResult(later, False, f"not run: {name} failed"))

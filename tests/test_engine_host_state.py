@@ -442,10 +442,10 @@ def test_bot_failure_and_illegal_result_fall_back_to_a_legal_move() -> None:
     state.on_line("position startpos", 0.0)
     effect = start(state.on_line("go movetime 500", 0.0))
     out = lines(state.on_result(effect.search_id, None, RuntimeError("boom"), 0.1))
-    assert out == ["info string error: bot failed: boom", "bestmove 1"]
+    assert out == ["info string error: bot failed: RuntimeError: boom", "bestmove 1"]
     effect = start(state.on_line("go movetime 500", 0.0))
     out = lines(state.on_result(effect.search_id, 3, None, 0.1))
-    assert out[0].startswith("info string error: bot returned an illegal action")
+    assert out[0].startswith("info string error: bot failed: think returned 3, not a legal")
     assert out[1] == "bestmove 1"
 
 
@@ -454,12 +454,12 @@ def test_bot_failure_during_go_infinite_answers_only_after_stop() -> None:
     state.on_line("position startpos", 0.0)
     effect = start(state.on_line("go infinite", 0.0))
     out = lines(state.on_result(effect.search_id, None, RuntimeError("boom"), 0.1))
-    assert out == ["info string error: bot failed: boom"]
+    assert out == ["info string error: bot failed: RuntimeError: boom"]
     assert lines(state.on_line("isready", 0.2)) == ["readyok"]
     assert lines(state.on_line("stop", 0.3)) == ["bestmove 1"]
     effect = start(state.on_line("go infinite", 0.4))
     out = lines(state.on_result(effect.search_id, 3, None, 0.5))
-    assert len(out) == 1 and out[0].startswith("info string error: bot returned an illegal")
+    assert len(out) == 1 and out[0].startswith("info string error: bot failed: think returned 3")
     assert lines(state.on_line("stop", 0.6)) == ["bestmove 1"]
 
 
@@ -468,7 +468,9 @@ def test_second_go_during_search_is_refused() -> None:
     state.on_line("position startpos", 0.0)
     start(state.on_line("go infinite", 0.0))
     out = state.on_line("go movetime 10", 0.1)
-    assert lines(out) == ["info string error: go while a search is running; send stop first"]
+    assert lines(out) == [
+        "info string error: go while a search is running; send stop first (bestmove -- in turn)"
+    ]
 
 
 def test_quit_stops_the_search_and_exits() -> None:

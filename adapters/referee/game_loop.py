@@ -9,6 +9,9 @@ Terminations (`termination:"..."` in the comment before a record's first move):
   crashed           the engine exited or closed its output
   illegal move      a well-formed move that is not legal
   malformed output  a `bestmove` that does not parse, or a protocol error
+  bot error         a `tei engine` (bot=NAME, bot=module:Class) said that its bot raised
+                    or returned something that is not a legal action, and answered
+                    with a stand-in move (an overrun it reports is a time forfeit)
   adjudicated       the game reached --max-plies (scored as a draw), a draw rule
                     of the rules options ended it (Tak: repetition, rule50), or a rule
                     of --resign, --draw, --tinue-adjudication did (see adjudication.py)
@@ -36,7 +39,7 @@ from rules.game import Game, Outcome
 from rules.registry import game_class
 from tei.driver import PlayResult
 from tei.lines import printable
-from tei.seat import EngineSeat, FaultKind, NewGame, SeatFault
+from tei.seat import EngineSeat, FaultKind, NewGame, SeatFault, failure_kind
 
 NORMAL = "normal"
 TIME_FORFEIT = FaultKind.TIME_FORFEIT.value
@@ -44,8 +47,18 @@ STALLED = FaultKind.STALLED.value
 CRASHED = FaultKind.CRASHED.value
 ILLEGAL = FaultKind.ILLEGAL.value
 MALFORMED = FaultKind.MALFORMED.value
+BOT_ERROR = FaultKind.BOT_ERROR.value
 ADJUDICATED = "adjudicated"
-TERMINATIONS = (NORMAL, TIME_FORFEIT, STALLED, CRASHED, ILLEGAL, MALFORMED, ADJUDICATED)
+TERMINATIONS = (
+    NORMAL,
+    TIME_FORFEIT,
+    STALLED,
+    CRASHED,
+    ILLEGAL,
+    MALFORMED,
+    BOT_ERROR,
+    ADJUDICATED,
+)
 
 
 def referee_rules(game: str) -> frozenset[str]:
@@ -263,6 +276,10 @@ async def _ask(
         )
     except SeatFault as fault:
         judged.fault(game, seat, player, fault)
+        return None
+    if answer.failure is not None:  # the host's stand-in for a bot that failed
+        said = f"engine {player.seat.label!r}: {answer.failure.to_string()[len('error: ') :]}"
+        judged.forfeit(game, seat, player, failure_kind(answer.failure).value, said, False)
         return None
     if not clock.punch(answer.elapsed * 1000):
         took = f"engine {player.seat.label!r} took {answer.elapsed:.3f} s, allowed {window:.3f} s"

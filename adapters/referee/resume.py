@@ -21,6 +21,7 @@ import attrs
 from adapters.referee.adjudication import DRAW, RESIGN, TINUE
 from adapters.referee.game_loop import (
     ADJUDICATED,
+    BOT_ERROR,
     CRASHED,
     ILLEGAL,
     MALFORMED,
@@ -45,7 +46,7 @@ from rules.game import Game, GameError, Outcome
 log = logging.getLogger("referee")
 
 #: terminations where the engine of the forfeiting seat was at fault
-FAULTS = frozenset((TIME_FORFEIT, STALLED, CRASHED, ILLEGAL, MALFORMED))
+FAULTS = frozenset((TIME_FORFEIT, STALLED, CRASHED, ILLEGAL, MALFORMED, BOT_ERROR))
 
 
 def misfit(

@@ -15,6 +15,7 @@ import attrs
 import trio
 
 from rules.game import Game
+from tei.bot_failure import BotFailure
 from tei.driver.analysis import Analysis
 from tei.driver.connection import (
     EngineConnection,
@@ -65,6 +66,9 @@ class PlayResult:
     elapsed: float
     #: the `bestmove` line as the engine wrote it
     line: str = ""
+    #: set when an engine host said, during this search, that its bot failed and the
+    #: answer is a stand-in (`info string error: bot failed: ...`, see tei.bot_failure)
+    failure: BotFailure | None = None
 
 
 #: seconds a line may take to be taken in (an engine that does not read its input)
@@ -424,7 +428,10 @@ class Engine:
         action, text = self.check_bestmove(game, found.line)
         informative = [i for i in infos if _informative(i)]
         last = informative[-1] if informative else (infos[-1] if infos else None)
-        return PlayResult(action, text, last, tuple(infos), elapsed, found.line)
+        failure = next(
+            (f for f in map(BotFailure.from_string, (i.string for i in infos)) if f), None
+        )
+        return PlayResult(action, text, last, tuple(infos), elapsed, found.line, failure)
 
     async def _await_bestmove(self, infos: list[Info]) -> SearchEnded:
         """Read until the bestmove of the current search (those of abandoned ones are

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from bots.registry import bot_names, default_bot
 from rules.registry import GAME_NAMES
@@ -56,6 +57,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--log", metavar="FILE", help="append all traffic to FILE ('>' received, '<' sent)"
     )
     parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="when the bot fails (raises, returns something that is not a legal action, or "
+        "overruns its time), write the traceback or the bad value on stderr and exit with "
+        "status 1 (default: answer with a stand-in move, after an 'info string error: bot "
+        "failed: ...' or 'bot overran its time: ...' line)",
+    )
+    parser.add_argument(
         "--tei-v1",
         action="store_true",
         help="also announce TEI v1 'size ... halfkomi ...' lines (v1 commands are always read)",
@@ -100,6 +109,7 @@ def host_config(args: argparse.Namespace, rules: Mapping[str, str]) -> HostConfi
         tei_v1=args.tei_v1,
         name=args.name,
         version=build_line(),
+        strict=getattr(args, "strict", False),
     )
 
 
@@ -113,6 +123,17 @@ def set_options(state: HostState, items: Sequence[str]) -> None:
             raise UsageError(f"--option {item!r}: {exc}") from None
 
 
+def protocol_output() -> BinaryIO:
+    """The real stdout, for protocol lines alone: file descriptor 1 is pointed at stderr
+    (and `sys.stdout` with it), so nothing a bot writes, by `print` or `os.write(1, ...)`
+    or from a C extension, can reach the GUI."""
+    sys.stdout.flush()
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list()
@@ -122,8 +143,7 @@ def run(args: argparse.Namespace) -> int:
         set_options(state, args.option)
     except (HostSetupError, UsageError) as exc:
         return usage_error("engine", exc)
-    out = sys.stdout.buffer
-    sys.stdout = sys.stderr  # nothing but protocol lines may reach the real stdout
+    out = protocol_output()
     log: TextIO | None = None
     if args.log:
         try:

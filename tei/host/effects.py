@@ -9,6 +9,7 @@ import attrs
 from bots.base import Bot, Limits
 from rules.game import Game
 from tei import protocol as p
+from tei.lines import printable
 
 #: longest error text sent (longer ones, which quote bad input, are cut)
 MAX_ERROR_CHARS = 400
@@ -39,20 +40,35 @@ class StopSearch:
 
 
 @attrs.frozen
+class Log:
+    """Write `text` (one or more lines: a traceback, say) to the engine's stderr and log."""
+
+    text: str
+
+
+@attrs.frozen
 class Exit:
-    """End the session."""
+    """End the session with exit status `code`."""
+
+    code: int = 0
 
 
-Effect = Send | StartSearch | StopSearch | Exit
+Effect = Send | StartSearch | StopSearch | Log | Exit
+
+
+def cut(text: str) -> str:
+    """`text`, cut to MAX_ERROR_CHARS."""
+    if len(text) > MAX_ERROR_CHARS:
+        return f"{text[:MAX_ERROR_CHARS]}... (cut)"
+    return text
 
 
 def send_info(text: str) -> Send:
-    """`info string <text>`."""
-    return Send(p.Info(string=text).to_line())
+    """`info string <text>`, with any control character escaped (`printable`): quoted
+    input or a bot's exception message cannot start a line of its own."""
+    return Send(p.Info(string=printable(text)).to_line())
 
 
 def send_error(text: str) -> Send:
     """`info string error: <text>`, cut to MAX_ERROR_CHARS."""
-    if len(text) > MAX_ERROR_CHARS:
-        text = f"{text[:MAX_ERROR_CHARS]}... (cut)"
-    return send_info(f"error: {text}")
+    return send_info(f"error: {cut(text)}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import queue
+import sys
 import threading
 import time
 from collections.abc import AsyncIterable, Awaitable, Callable
@@ -23,11 +24,11 @@ from typing import IO, Any, TextIO
 from bots import base
 from bots.base import Bot
 from tei import protocol as p
-from tei.host.effects import Effect, Exit, Send, StartSearch, StopSearch
+from tei.host.effects import Effect, Exit, Log, Send, StartSearch, StopSearch
 from tei.host.setup import HostConfig, HostSetupError
 from tei.host.state import HostState
 from tei.lines import MAX_LINE, LineSplitter, LongLine, bound
-from tei.transcript import FROM_ENGINE, TO_ENGINE, Transcript
+from tei.transcript import FROM_ENGINE, STDERR, TO_ENGINE, Transcript
 
 __all__ = ["HostConfig", "HostSetupError", "HostState", "serve", "serve_lines"]
 
@@ -98,6 +99,17 @@ class _Runner:
         except (OSError, ValueError):
             self.closed = True
 
+    def log(self, text: str) -> None:
+        """A report for the engine's operator (a bot's traceback): on stderr and, line by
+        line, in the transcript."""
+        for line in text.splitlines():
+            self._record(STDERR, line)
+        try:
+            sys.stderr.write(text + "\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
     def _record(self, direction: str, line: str) -> None:
         if self.transcript is not None:
             self.transcript.record(self.log_name, direction, line)
@@ -130,9 +142,11 @@ class _Runner:
                         stop = self.stops.get(search_id)
                         if stop is not None:
                             stop.set()
-                    case Exit():
+                    case Log(text=text):
+                        self.log(text)
+                    case Exit(code=code):
                         self._finish_all()
-                        return 0
+                        return code
             if self.closed:  # nobody reads our answers any more
                 self._finish_all()
                 return 0

@@ -4,6 +4,8 @@ declares, checked once before the first line is read."""
 from __future__ import annotations
 
 import importlib
+import inspect
+import traceback
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -21,6 +23,10 @@ class HostSetupError(TeiError, ValueError):
     """The host cannot serve what it was asked to (no such game or bot)."""
 
 
+class BotLoadError(HostSetupError):
+    """A `module:Class` bot cannot be loaded: the message names the file and line."""
+
+
 @attrs.frozen
 class HostConfig:
     """How a host is set up; `rules` are rules options for `game` from the command line."""
@@ -33,7 +39,7 @@ class HostConfig:
     games: tuple[str, ...] | None = None
     tei_v1: bool = False
     #: seconds a bot gets to answer after `stop` before the host answers for it
-    stop_grace: float = 0.05
+    stop_grace: float = 0.5
     #: seconds a bot gets to answer once its reports show a `go depth`/`go nodes` limit
     #: reached, before the host answers for it
     limit_grace: float = 1.0
@@ -43,22 +49,65 @@ class HostConfig:
     name: str = "tei-host"
     #: `id version` at the handshake (the package version and its build); "" = none
     version: str = ""
+    #: a bot failure (exception, bad action, overrun) ends the session with exit status 1
+    #: instead of a stand-in answer
+    strict: bool = False
+
+
+def _where(exc: BaseException) -> str:
+    """`file:line: ` of the innermost frame an exception went through ("" if none)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    return f"{frames[-1].filename}:{frames[-1].lineno}: " if frames else ""
+
+
+def _problem(exc: BaseException) -> str:
+    return traceback.format_exception_only(exc)[-1].strip()
+
+
+def bot_class(name: str) -> type[Bot]:
+    """The Bot subclass `module:Class` names; BotLoadError names the file and line of
+    what stops it from loading (a syntax error, an error while importing, no such class,
+    not a Bot)."""
+    module_name, _, attr = name.partition(":")
+    failed = f"cannot load bot {name!r}"
+    try:
+        module = importlib.import_module(module_name)
+    except SyntaxError as exc:
+        where = f"{exc.filename}:{exc.lineno}: " if exc.filename else ""
+        raise BotLoadError(f"{failed}: {where}{type(exc).__name__}: {exc.msg}") from None
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module_name.startswith(exc.name):
+            raise BotLoadError(
+                f"{failed}: no module {exc.name!r} on the Python path (set PYTHONPATH)"
+            ) from None
+        raise BotLoadError(f"{failed}: {_where(exc)}{_problem(exc)}") from None
+    except Exception as exc:
+        raise BotLoadError(f"{failed}: {_where(exc)}{_problem(exc)}") from None
+    file = getattr(module, "__file__", None) or module_name
+    cls = getattr(module, attr, None)
+    if cls is None:
+        raise BotLoadError(f"{failed}: {file}: no {attr!r} in module {module_name!r}")
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        try:
+            line = f":{inspect.getsourcelines(cls)[1]}"
+        except (OSError, TypeError):
+            line = ""
+        raise BotLoadError(f"{failed}: {file}{line}: {attr} is not a subclass of bots.base.Bot")
+    return cls
 
 
 def load_bot(game: str, name: str) -> Bot:
-    """A new bot: a built-in one by name, or `module:Class` naming any Bot subclass."""
+    """A new bot: a built-in one by name, or `module:Class` naming any Bot subclass
+    (BotLoadError when it cannot be loaded or made)."""
     if ":" not in name:
         return make_bot(game, name)
-    module_name, _, attr = name.partition(":")
-    try:
-        cls = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"cannot load bot {name!r}: {exc}") from None
-    if not (isinstance(cls, type) and issubclass(cls, Bot)):
-        raise ValueError(f"{name!r} is not a Bot class")
+    cls = bot_class(name)
     if cls.games and game not in cls.games:
         raise ValueError(f"bot {name!r} does not play {game}")
-    bot: Bot = cls()
+    try:
+        bot: Bot = cls()
+    except Exception as exc:
+        raise BotLoadError(f"cannot make bot {name!r}: {_where(exc)}{_problem(exc)}") from None
     return bot
 
 
@@ -92,14 +141,16 @@ def _bots(config: HostConfig, make: Callable[[str, str], Bot]) -> dict[str, Bot]
             continue
         try:
             bots[game] = make(game, config.bot or default_bot(game))
+        except BotLoadError:
+            raise
         except (ValueError, ImportError) as exc:
             problems[game] = str(exc)
     if config.game not in bots:
         why = problems.get(config.game, "unknown game")
-        offered = ", ".join(bots) or "none"
+        offered = f" (games available: {', '.join(bots)})" if bots else ""
         raise HostSetupError(
             f"cannot serve game {config.game!r} with bot {config.bot or 'default'!r}: "
-            f"{why} (games available: {offered})"
+            f"{why}{offered}"
         )
     return bots
 

@@ -19,11 +19,14 @@ from bots.base import Bot
 from rules.game import Game, GameError
 from rules.registry import game_class
 from tei import protocol as p
+from tei.bot_failure import FAILED, OVERRAN, BotFailure
 from tei.errors import OptionValueError
 from tei.game_rules import rules_from_tei, v1_komi_option, v1_sizes
-from tei.host.effects import Effect, Exit, Send, StartSearch, StopSearch, send_info
+from tei.host.effects import Effect, Exit, Log, Send, StartSearch, StopSearch, cut, send_info
 from tei.host.effects import send_error as _error
 from tei.host.options import HostOption
+from tei.host.reports import bad_action, checked_info, exception_text
+from tei.host.search import Search, Waiting
 from tei.host.setup import HostConfig, HostSetupError, host_setup
 from tei.host.timing import limits_of, search_deadlines
 from tei.lines import quote
@@ -35,6 +38,7 @@ __all__ = [
     "HostConfig",
     "HostSetupError",
     "HostState",
+    "Log",
     "Send",
     "StartSearch",
     "StopSearch",
@@ -43,21 +47,6 @@ __all__ = [
 AUTHOR = "the tei-host authors"
 #: half-komi values announced in TEI v1 `size` lines (the ones playtak uses)
 V1_HALFKOMIS = tuple(range(9))
-
-
-@attrs.define
-class _Search:
-    id: int
-    root: Game[Any]
-    started: float
-    soft: float | None
-    hard: float | None
-    held: bool
-    depth: int | None = None
-    nodes: int | None = None
-    stopped: bool = False
-    answer: str | None = None
-    last_pv: str | None = None
 
 
 class HostState:
@@ -83,9 +72,10 @@ class HostState:
         self.size: int | None = None
         self.game: Game[Any] | None = None
         self._position_key: tuple[Any, ...] | None = None
-        self.search: _Search | None = None
-        #: a `go` (and its position) sent after `stop`, before the stopped search answered
-        self._waiting_go: tuple[p.Go, Game[Any] | None] | None = None
+        self.search: Search | None = None
+        #: the `go`s sent while a search ran, oldest first: each gets its one `bestmove`
+        #: in turn (the running search's comes first)
+        self.waiting: list[Waiting] = []
         #: input has ended: exit as soon as no search is running
         self.exiting = False
         self._next_id = 0
@@ -119,10 +109,13 @@ class HostState:
         try:
             message = p.parse_gui_line(line)
         except p.ProtocolError as exc:
-            if self.search is None and line.lower().split(maxsplit=1)[:1] == ["go"]:
-                # a malformed go (`go nodes 1e309`) still gets its one bestmove
+            if line.lower().split(maxsplit=1)[:1] != ["go"]:
+                return [_error(str(exc))]
+            # a malformed go (`go nodes 1e309`) still gets its one bestmove, in turn
+            if self.search is None:
                 return [_error(str(exc)), Send("bestmove --")]
-            return [_error(str(exc))]
+            self.waiting.append(Waiting(None, None, self.bot))
+            return [_error(f"{exc} (answered with bestmove -- in turn)")]
         match message:
             case p.Unknown(line=""):
                 return []
@@ -139,7 +132,7 @@ class HostState:
             case p.Position(position=position, moves=moves):
                 return self._position(position, moves)
             case p.Go():
-                return self._go(message, now)
+                return self._go_line(message, now)
             case p.Stop():
                 return self._stop(now)
             case p.Quit():
@@ -147,6 +140,7 @@ class HostState:
                 if self.search is not None:
                     out.append(StopSearch(self.search.id))
                     self.search = None
+                self.waiting.clear()
                 return [*out, Exit()]
         return []  # pragma: no cover - every message type is matched above
 
@@ -158,7 +152,7 @@ class HostState:
         if s is None:
             return [Exit()]
         if s.answer is None and s.soft is None:
-            return self._stop(now)
+            return self._stop_search(now)
         if s.answer is not None:
             return self._answer(s.answer, now)
         return []
@@ -168,6 +162,8 @@ class HostState:
         s = self.search
         if s is None or s.id != search_id or s.answer is not None:
             return []
+        info, dropped = checked_info(info)
+        problems: list[Effect] = [_error(f"bot report: {note}; dropped") for note in dropped]
         if info.pv:
             s.last_pv = info.pv[0]
         out: list[Effect] = self._past_limit(s, info, now)
@@ -192,9 +188,9 @@ class HostState:
             pv=info.pv,
             string=info.string,
         ).to_line()
-        return [Send(line), *out] if line != "info" else out
+        return [*problems, Send(line), *out] if line != "info" else [*problems, *out]
 
-    def _past_limit(self, s: _Search, info: base.Info, now: float) -> list[Effect]:
+    def _past_limit(self, s: Search, info: base.Info, now: float) -> list[Effect]:
         """A report showing the `go depth`/`go nodes` limit reached: the bot should answer
         now; stop it, and answer for it if it still has not after `limit_grace`."""
         if s.stopped or s.held:
@@ -217,12 +213,12 @@ class HostState:
         if s is None or s.id != search_id or s.answer is not None:
             return []
         if error is not None:
-            return [_error(f"bot failed: {error}"), *self._fallback(now)]
-        try:
-            text = s.root.format_action(action)
-            s.root.parse_action(text)
-        except Exception as exc:
-            return [_error(f"bot returned an illegal action ({exc})"), *self._fallback(now)]
+            summary, trace = exception_text(error)
+            return self._failed(BotFailure(FAILED, cut(summary)), trace, now)
+        why = bad_action(s.root, action)
+        if why is not None:
+            return self._failed(BotFailure(FAILED, cut(why)), why, now)
+        text = s.root.format_action(action)
         if s.held and not s.stopped:  # go infinite: bestmove only after stop
             s.answer = text
             return []
@@ -240,10 +236,10 @@ class HostState:
             if s.hard is None:  # the cap of a depth/nodes search: now it is a `stop`
                 s.hard = now + self.config.stop_grace
         if s.hard is not None and now >= s.hard:
-            out += [
-                send_info("the bot overran its time; answering for it"),
-                *self._fallback(now),
-            ]
+            late = f"no answer {round((now - s.started) * 1000)} ms after go"
+            if s.stopped:
+                late += ", nor in time after the stop flag was set"
+            out += self._failed(BotFailure(OVERRAN, late), late, now)
         return out
 
     # ---- commands ------------------------------------------------------------------------
@@ -375,26 +371,32 @@ class HostState:
         self._position_key = (*key, moves)
         return []
 
+    def _go_line(self, go: p.Go, now: float) -> list[Effect]:
+        """A `go` from the GUI: searched at once when no search runs, else it waits its
+        turn with its position. Only a `go` after a `stop` is searched then (GUIs send
+        `stop`, `position`, `go` in one breath); one while the search before it runs
+        unstopped is refused with an error line and answered `bestmove --` in turn."""
+        if self.search is None:
+            return self._go(go, now, self.game, self.bot)
+        last = next((w for w in reversed(self.waiting) if w.go is not None), None)
+        if not (self.search.stopped if last is None else last.stopped):
+            self.waiting.append(Waiting(None, None, self.bot))
+            return [_error("go while a search is running; send stop first (bestmove -- in turn)")]
+        game = self.game.copy() if self.game is not None else None
+        self.waiting.append(Waiting(go, game, self.bot))
+        return []
+
     def _go(
-        self, go: p.Go, now: float, waited: tuple[Game[Any] | None] | None = None
+        self, go: p.Go, now: float, game: Game[Any] | None, bot: Bot, stopped: bool = False
     ) -> list[Effect]:
-        """Start a search of the position set last (or of `waited[0]`, the position of a
-        `go` that waited). A `go` that comes after `stop` but before the stopped search's
-        `bestmove` waits for that answer (GUIs send `stop`, `position`, `go` in one
-        breath); one without `stop` is an error."""
-        if self.search is not None:
-            if not self.search.stopped:
-                return [_error("go while a search is running; send stop first")]
-            current = self.game.copy() if self.game is not None else None
-            self._waiting_go = (go, current)
-            return []
+        """Start a search of `game` by `bot` (or answer at once when there is nothing to
+        search); `stopped`: a `stop` came for it already."""
         out: list[Effect] = []
         if go.skipped:
             skipped = quote(" ".join(go.skipped))
             out.append(send_info(f"ignored go words: {skipped}"))
         go, clamped = go.clamped()
         out += [send_info(f"go: {note}") for note in clamped]
-        game = self.game if waited is None else waited[0]
         if game is None:
             return [*out, _error("go without a valid position"), Send("bestmove --")]
         try:
@@ -412,19 +414,28 @@ class HostState:
         if held and not limits.infinite:
             limits = attrs.evolve(limits, infinite=True)
         self._next_id += 1
-        self.search = _Search(
+        self.search = Search(
             id=self._next_id,
             root=game.copy(),
             started=now,
             soft=None if soft is None else now + soft,
             hard=None if hard is None else now + hard,
             held=held,
+            bot_name=bot.name,
             depth=limits.depth,
             nodes=limits.nodes,
         )
-        return [*out, StartSearch(self._next_id, self.bot, game.copy(), limits)]
+        out.append(StartSearch(self._next_id, bot, game.copy(), limits))
+        if stopped or (self.exiting and self.search.soft is None):
+            out += self._stop_search(now)
+        return out
 
     def _stop(self, now: float) -> list[Effect]:
+        """`stop`: for the running search and every `go` waiting its turn."""
+        self.waiting = [attrs.evolve(w, stopped=True) for w in self.waiting]
+        return self._stop_search(now)
+
+    def _stop_search(self, now: float) -> list[Effect]:
         s = self.search
         if s is None:
             return []
@@ -446,31 +457,42 @@ class HostState:
         if s is not None and not s.stopped:
             out.append(StopSearch(s.id))
         out.append(Send(p.BestMove(text).to_line()))
-        if self.exiting:
+        while self.search is None and self.waiting:
+            w = self.waiting.pop(0)
+            if w.go is None:
+                out.append(Send("bestmove --"))
+            else:
+                out += self._go(w.go, now, w.game, w.bot, w.stopped)
+        if self.exiting and self.search is None:
             out.append(Exit())
-        elif self._waiting_go is not None:
-            (go, game), self._waiting_go = self._waiting_go, None
-            out += self._go(go, now, (game,))
         return out
+
+    def _failed(self, failure: BotFailure, log: str, now: float) -> list[Effect]:
+        """The bot failed (`failure`, `log` the traceback or the bad value): say so on the
+        log and to the GUI, then exit with status 1 (`strict`) or answer for it."""
+        s = self.search
+        assert s is not None
+        try:
+            where = f" on {quote(s.root.position_string(), 200)}"
+        except Exception:
+            where = ""
+        head = f"bot {s.bot_name!r} failed{where}"
+        out: list[Effect] = [
+            Log(f"{head}:\n{log}" if "\n" in log else f"{head}: {log}"),
+            send_info(failure.to_string()),
+        ]
+        if self.config.strict:
+            self.search = None
+            self.waiting.clear()
+            return [*out, StopSearch(s.id), Exit(1)]
+        return [*out, *self._fallback(now)]
 
     def _fallback(self, now: float) -> list[Effect]:
         """Answer for a bot that failed or overran: its last pv move if legal, else the
         first legal action. During `go infinite` the answer still waits for `stop`."""
         s = self.search
         assert s is not None
-        text: str | None = None
-        if s.last_pv is not None:
-            try:
-                s.root.parse_action(s.last_pv)
-                text = s.last_pv
-            except Exception:
-                text = None
-        if text is None:
-            try:
-                actions = s.root.legal()
-                text = s.root.format_action(actions[0]) if actions else None
-            except Exception:
-                text = None
+        text = s.stand_in()
         if s.held and not s.stopped and text is not None:
             s.answer = text
             return []

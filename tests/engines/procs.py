@@ -22,14 +22,24 @@ def tei(
     *args: str,
     timeout: float = 60.0,
     cwd: str | None = None,
+    path: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """`python -m tei ARGS` run to its end, its output captured as text."""
+    """`python -m tei ARGS` run to its end (no input), its output captured as text;
+    `path` is put first on its PYTHONPATH (where test bots are)."""
+    env = None
+    if path is not None:
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([path, os.environ.get("PYTHONPATH", "")]),
+        }
     return subprocess.run(
         [sys.executable, "-m", "tei", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
         cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
     )
 
 
