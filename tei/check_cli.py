@@ -11,9 +11,8 @@ from typing import TextIO
 import trio
 
 from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine, check_names
-from tei.lines import printable
-from tei.numbers_cli import POSITIVE_SECONDS
-from tei.options_cli import (
+from tei.cli.numbers import POSITIVE_SECONDS
+from tei.cli.options import (
     add_engine_command,
     add_game_options,
     checked_game_options,
@@ -21,6 +20,7 @@ from tei.options_cli import (
     set_epilog,
     usage_error,
 )
+from tei.lines import printable
 from tei.transcript import Transcript
 
 EPILOG = """\

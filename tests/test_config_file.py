@@ -1,4 +1,4 @@
-"""Config files read against a command's options (tei.config_file), on a small parser."""
+"""Config files read against a command's options (tei.cli.config), on a small parser."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tei.config_file import (
+from tei.cli.config import (
     COMMAND_LINE,
     DEFAULT,
     MASK,
@@ -21,7 +21,7 @@ from tei.config_file import (
     settings,
     table_of,
 )
-from tei.numbers_cli import POSITIVE_SECONDS, int_in
+from tei.cli.numbers import POSITIVE_SECONDS, int_in
 
 
 def parser() -> argparse.ArgumentParser:

@@ -17,7 +17,7 @@ import trio
 from adapters.playtak.cli import configure
 from rules.tak.ptn import PtnGame
 from tei.cli import main
-from tei.config_file import MASK, NOT_SETTINGS, OptionTable, table_of, toml_value
+from tei.cli.config import MASK, NOT_SETTINGS, OptionTable, table_of, toml_value
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 
 TEI = [sys.executable, "-m", "tei", "playtak"]

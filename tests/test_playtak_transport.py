@@ -119,7 +119,7 @@ def test_keep_alive_defaults_fit_the_server_timeouts() -> None:
 
     from adapters.playtak.cli import configure
     from adapters.playtak.server.lobby import ServerSettings
-    from tei.config_file import table_of
+    from tei.cli.config import table_of
 
     settings = SessionSettings()
     assert settings.ping_interval == 30.0

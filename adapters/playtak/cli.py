@@ -48,17 +48,17 @@ from adapters.web.options import (
     live_address,
 )
 from bots.registry import bot_names, default_bot
-from tei.config_file import (
+from tei.cli.config import (
     COMMAND_LINE,
     DEFAULT,
     ConfigError,
     Settings,
     settings,
 )
+from tei.cli.options import split_pair, usage_error
 from tei.driver import tei_command
 from tei.errors import main_error
 from tei.lines import SafeFormatter
-from tei.options_cli import split_pair, usage_error
 from tei.seat import Launch
 from tei.transcript import Transcript
 

@@ -23,11 +23,11 @@ from adapters.playtak.transport import (
 from adapters.web.options import (
     add_live_options,
 )
-from tei.config_file import (
+from tei.cli.config import (
     add_config_options,
 )
-from tei.numbers_cli import POSITIVE_SECONDS, add_count, float_in
-from tei.options_cli import add_pairs_option, set_epilog
+from tei.cli.numbers import POSITIVE_SECONDS, add_count, float_in
+from tei.cli.options import add_pairs_option, set_epilog
 
 EPILOG = """\
 examples:

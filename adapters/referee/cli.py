@@ -36,8 +36,8 @@ from adapters.web.options import (
     live_address,
 )
 from bots.registry import bot_names
+from tei.cli.options import add_game_options, game_options, set_epilog, usage_error
 from tei.closed_output import CLOSED_OUTPUT_STATUS, silence
-from tei.options_cli import add_game_options, game_options, set_epilog, usage_error
 
 EPILOG = """\
 engine keys (for --engine and --each):

@@ -21,9 +21,9 @@ from adapters.referee.setting_types import check_shapes
 from adapters.referee.sprt import Sprt, SprtError
 from rules.game import GameError
 from rules.registry import game_class
+from tei.cli.numbers import SEED, float_in, int_in
+from tei.cli.options import check_game_options
 from tei.file_bounds import read_config_bytes
-from tei.numbers_cli import SEED, float_in, int_in
-from tei.options_cli import check_game_options
 
 #: keys an engine entry may have (plus option.NAME=VALUE)
 ENGINE_KEYS = (

@@ -11,11 +11,8 @@ import trio
 
 from adapters.web.tei_origins import OriginPatternError, OriginPolicy
 from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
-from tei.host.cli import host_config, set_options
-from tei.host.state import HostState
-from tei.lines import SafeFormatter
-from tei.numbers_cli import PORT, SECONDS, add_count
-from tei.options_cli import (
+from tei.cli.numbers import PORT, SECONDS, add_count
+from tei.cli.options import (
     add_engine_command,
     add_game_options,
     add_pairs_option,
@@ -25,6 +22,9 @@ from tei.options_cli import (
     split_pair,
     usage_error,
 )
+from tei.host.cli import host_config, set_options
+from tei.host.state import HostState
+from tei.lines import SafeFormatter
 from tei.transcript import Transcript
 
 log = logging.getLogger("tei.serve")

@@ -10,11 +10,8 @@ from typing import TextIO
 from bots.registry import bot_names, default_bot
 from rules.registry import GAME_NAMES
 from tei.cli import build_line
-from tei.errors import OptionValueError
-from tei.host.loop import serve
-from tei.host.state import HostConfig, HostSetupError, HostState
-from tei.numbers_cli import POSITIVE_SECONDS
-from tei.options_cli import (
+from tei.cli.numbers import POSITIVE_SECONDS
+from tei.cli.options import (
     UsageError,
     add_game_options,
     add_pairs_option,
@@ -23,6 +20,9 @@ from tei.options_cli import (
     split_pair,
     usage_error,
 )
+from tei.errors import OptionValueError
+from tei.host.loop import serve
+from tei.host.state import HostConfig, HostSetupError, HostState
 
 EPILOG = """\
 The engine speaks legacy TEI (what Tiltak, Taktician and racetrack speak) and accepts
