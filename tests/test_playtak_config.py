@@ -15,9 +15,11 @@ import pytest
 import trio
 
 from adapters.playtak.cli import configure
+from adapters.playtak.cli_options import option_table
 from rules.tak.ptn import PtnGame
 from tei.cli import main
-from tei.cli.config import MASK, NOT_SETTINGS, OptionTable, table_of, toml_value
+from tei.cli.config import MASK, read_toml, toml_value
+from tei.cli.keys import NOT_SETTINGS, OptionTable
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 
 TEI = [sys.executable, "-m", "tei", "playtak"]
@@ -34,7 +36,7 @@ def playtak_parser() -> argparse.ArgumentParser:
 
 
 def playtak_table() -> OptionTable:
-    return table_of(playtak_parser())
+    return option_table()
 
 
 def test_every_option_of_tei_playtak_is_a_config_key() -> None:
@@ -55,7 +57,7 @@ def test_every_option_of_tei_playtak_is_a_config_key() -> None:
 def test_the_example_file_is_valid_and_shows_every_key_with_its_default() -> None:
     table = playtak_table()
     text = EXAMPLE.read_text()
-    table.read(text, EXAMPLE.name, EXAMPLE.parent)  # no unknown key, no bad value
+    read_toml(table, text, EXAMPLE.name, EXAMPLE.parent)  # no unknown key, no bad value
     active = set(tomllib.loads(text))
     commented: dict[str, str] = {}
     for line in text.splitlines():
@@ -125,7 +127,8 @@ def test_a_bad_key_in_the_config_file_exits_2_naming_the_key_and_its_line(
         ('seek = ["5 180 5"]\ngoodbye = "bye {x}"', "bot.toml:3: goodbye: --goodbye 'bye {x}'"),
         ("games = 3", "give --seek SPEC, --accept or --accept-from NAME (or the key seek, "),
         ('seek = ["5 180 5"]\nuser = "x"\npassword-env = "NO_SUCH_VAR"', "$NO_SUCH_VAR"),
-        ("seek = 5", "bot.toml:2: seek: expected a list [...], each a string; not 5"),
+        ("seek = 5", "bot.toml:2: seek: expected a string (in quotes), not 5"),
+        ("seek = {a = 1}", "bot.toml:2: seek: expected a list [...], each a string; not a table"),
         ('seek = ["5 180 5"]\nengine-name = 5', "bot.toml:3: engine-name: expected a string (in"),
         ("seek = ['5 180 5']\n[connection]", "bot.toml:3: connection: unknown key"),
         ("seek = ", "bot.toml: not TOML: "),
@@ -156,7 +159,18 @@ def test_seeks_a_list_and_accept_from_go_together_in_a_config_file(
     out = capsys.readouterr().out
     assert f'seek = ["5 180 5", "6 600 10 A 4"]  # {config}:1' in out
     assert f'accept-from = "alice"  # {config}:2' in out
-    assert playtak_table().exclusive == (("engine", "bot"),)
+    assert playtak_table().exclusive == (("engine", "bot", "engine_conf"),)
+
+
+def test_a_repeatable_key_given_one_plain_value_is_a_list_of_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "bot.toml"
+    config.write_text('seek = "5 300 5"\nengine-option = "MaxDepth=6"\n')
+    assert main(["playtak", "--config", str(config), "--print-config"]) == 0
+    out = capsys.readouterr().out
+    assert f'seek = ["5 300 5"]  # {config}:1' in out
+    assert f'engine-option = ["MaxDepth=6"]  # {config}:2' in out
 
 
 def test_a_missing_config_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -322,4 +336,4 @@ def test_the_config_files_shown_in_the_docs_are_valid() -> None:
         snippets = _toml_snippets(path.read_text())
         assert len(snippets) >= (1 if name == "README.md" else 2), name
         for snippet in snippets:
-            table.read(snippet, name)
+            read_toml(table, snippet, name)

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 from rules.game import Game, GameError, OptionError
 from rules.registry import GAME_NAMES, game_class
+from tei.cli.keys import Container, Parser
 from tei.errors import TeiError
 
 #: rules option -> the flag that sets it (for "drop --komi" hints)
@@ -34,7 +35,7 @@ def set_epilog(parser: argparse.ArgumentParser, text: str) -> None:
     parser.epilog = text
 
 
-def add_game_options(parser: argparse.ArgumentParser) -> None:
+def add_game_options(parser: Parser) -> None:
     """--game, --size, --komi, --players, --teams, --short-game, --rule K=V."""
     group = parser.add_argument_group("game")
     group.add_argument("--game", default="tak", choices=GAME_NAMES, help="game (default: tak)")
@@ -73,7 +74,7 @@ def _usage_error(message: str, command: str | None = None) -> NoReturn:
 
 
 def add_pairs_option(
-    parser: argparse._ActionsContainer,
+    parser: Container,
     flag: str,
     help: str,
     metavar: str = "NAME=VALUE",
