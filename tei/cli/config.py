@@ -109,6 +109,8 @@ class FileSettings:
     name: str
     values: Mapping[str, Any]
     lines: Mapping[str, int | None]
+    #: the format it was read from when not TOML (a JSON config of tei match)
+    converted_from: str | None = None
 
     def where(self, dest: str) -> str:
         line = self.lines.get(dest)
@@ -186,7 +188,9 @@ def merge(table: OptionTable, given: Mapping[str, Any], file: FileSettings | Non
             values[dest], sources[dest] = file.values[dest], file.where(dest)
         else:
             values[dest], sources[dest] = copy.copy(option.default), DEFAULT
-    return Settings(table, values, sources, file.name if file else None)
+    if file is None:
+        return Settings(table, values, sources)
+    return Settings(table, values, sources, file.name, file.converted_from)
 
 
 def toml_value(value: Any) -> str:
@@ -208,6 +212,16 @@ class Settings:
     values: Mapping[str, Any]
     sources: Mapping[str, str]
     file: str | None = None
+    converted_from: str | None = None
+
+    def fill(self, values: Mapping[str, Any], source: str) -> Settings:
+        """These settings with `values` (by dest) where they hold a default."""
+        filled = [dest for dest in values if self.sources.get(dest) == DEFAULT]
+        return attrs.evolve(
+            self,
+            values={**self.values, **{dest: values[dest] for dest in filled}},
+            sources={**self.sources, **dict.fromkeys(filled, source)},
+        )
 
     def apply(self, args: argparse.Namespace) -> argparse.Namespace:
         """A copy of `args` with the merged values."""
@@ -230,16 +244,16 @@ class Settings:
                 return f"{source}: {by_dest[dest].key}: {message}"
         return str(message)
 
-    def render(self, only_given: bool = False) -> str:
+    def render(self, skip: Iterable[str] = (), title: str | None = None) -> str:
         """The settings as a TOML config file, each with its source, secrets masked
-        (`only_given`: without the defaults)."""
+        (without those whose source is in `skip`)."""
         origin = f"{self.file} over " if self.file else ""
-        lines = [f"# the settings: the command line over {origin}the defaults"]
+        lines = [title or f"# the settings: the command line over {origin}the defaults"]
         group = None
         for option in self.table.options:
             value = self.values[option.dest]
             source = self.sources[option.dest]
-            if only_given and source == DEFAULT:
+            if source in skip:
                 continue
             if option.group != group:
                 group = option.group

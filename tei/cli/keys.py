@@ -216,8 +216,8 @@ def option_of(
     else:
         kind = Kind.WORDS if many else Kind.VALUE
     default = kwargs.get("default")
-    if default is None and kind is not Kind.VALUE:
-        default = []
+    if default is None and kind in (Kind.LIST, Kind.WORD_LISTS):
+        default = []  # a repeatable option given none; a WORDS option not given is None
     choices = kwargs.get("choices")
     return Option(
         kind=kind,
