@@ -36,7 +36,7 @@ engine keys (for --engine and --each):
   dir=PATH           working directory;  arg=WORD  one more argument (repeatable)
   option.NAME=VALUE  a TEI option the engine declares (repeatable)
   tc=BASE+INC        clock in seconds, e.g. tc=10+0.1 or tc=1:30+1; tc=inf for none
-  st=SECONDS         fixed time per move;  nodes=N  depth=N  passed on to `go`
+  st=S              fixed time per move;  nodes=N  depth=N  passed on to `go`
   margin=MS          how far past its time a move may arrive (default 50)
   restart=on         a fresh process for every game (default auto: after a fault)
 
@@ -306,7 +306,7 @@ def _named(
     try:
         engine_spec(merge_engine(each, resolved), game, number)
     except MatchError as exc:
-        raise MatchError(f"{named.where()}: {exc}") from None
+        raise MatchError(f"{named.place()}: {exc}") from None
     return resolved
 
 

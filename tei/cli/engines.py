@@ -55,10 +55,14 @@ class NamedEngine:
     file: str
     lines: Mapping[str, int]
 
+    def place(self, key: str | None = None) -> str:
+        """`FILE:LINE` (the line of `key` when it has one)."""
+        line = self.lines.get(key or "") or self.lines.get("")
+        return f"{self.file}:{line}" if line else self.file
+
     def where(self, key: str | None = None) -> str:
         """`FILE:LINE: engine 'NAME'` (the line of `key` when it has one)."""
-        line = self.lines.get(key or "") or self.lines.get("")
-        return f"{self.file}:{line}: engine {self.conf!r}" if line else self.file
+        return f"{self.place(key)}: engine {self.conf!r}"
 
 
 def _text(raw: object) -> str:
