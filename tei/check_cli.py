@@ -45,26 +45,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--timeout",
         type=POSITIVE_SECONDS,
         default=5.0,
-        metavar="SECONDS",
-        help="longest wait for any answer of the engine (default: 5)",
+        metavar="S",
+        help="longest wait for any answer of the engine, in seconds (default: 5)",
     )
     parser.add_argument(
         "--start-timeout",
         type=POSITIVE_SECONDS,
-        metavar="SECONDS",
+        metavar="S",
         help="longest wait for teiok after each start of the engine (default: --timeout); "
         "for engines that load a lot at start",
     )
     parser.add_argument(
         "--transcript",
+        "--log",
         metavar="FILE",
-        help="append the full traffic to FILE (time, engine, direction, line)",
+        help="append the full traffic to FILE (time, engine, direction, line), as "
+        "--log does in tei match, engine and serve (tei playtak --log is its whole log)",
     )
     parser.add_argument(
         "-v",
         "--verbose",
         action="store_true",
-        help="print the traffic live on stderr",
+        help="print the traffic live on stderr (tei playtak -v logs it; tei serve -v "
+        "logs each session)",
     )
     parser.add_argument(
         "--json",

@@ -93,11 +93,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--idle-timeout",
         type=SECONDS,
         default=1800.0,
-        metavar="SECONDS",
-        help="close a session after SECONDS without traffic either way (default: 1800; 0: never)",
+        metavar="S",
+        help="close a session after S seconds without traffic either way (default: 1800; 0: never)",
     )
     parser.add_argument(
-        "--log", metavar="FILE", help="append all traffic to FILE (as 'tei match --log')"
+        "--log",
+        metavar="FILE",
+        help="append all traffic to FILE (as tei match, engine and check --log; tei playtak "
+        "--log is its whole log)",
     )
     parser.add_argument(
         "--tei-v1", action="store_true", help="built-in bot: also announce TEI v1 size lines"
@@ -105,7 +108,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--name", default="tei-host", help="built-in bot: engine name for 'id name'"
     )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log each session")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="log each session (not its traffic: that is --log FILE; tei check and tei "
+        "playtak -v show the traffic)",
+    )
     add_game_options(parser)
     add_engine_command(
         parser, "-- ENGINE ARGV", "serve this engine command instead of a built-in bot (after --)"

@@ -53,7 +53,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "set a TEI option before the session starts, e.g. HalfKomi=4 (repeatable)",
     )
     parser.add_argument(
-        "--log", metavar="FILE", help="append all traffic to FILE ('>' received, '<' sent)"
+        "--log",
+        metavar="FILE",
+        help="append all traffic to FILE ('>' received, '<' sent), as tei match, check and "
+        "serve --log do (tei playtak --log is its whole log)",
     )
     parser.add_argument(
         "--tei-v1",
@@ -63,9 +66,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit-cap",
         type=POSITIVE_SECONDS,
-        metavar="SECONDS",
+        metavar="S",
         help="stop a 'go depth'/'go nodes' search (one with no clock or movetime) after "
-        "SECONDS, as if 'stop' had come (default: no cap: the bot ends it, and the host "
+        "S seconds, as if 'stop' had come (default: no cap: the bot ends it, and the host "
         "stops it once its reports show the limit reached)",
     )
     parser.add_argument(
