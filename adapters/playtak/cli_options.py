@@ -4,7 +4,6 @@ defaults (read off the settings classes, written once) and its help."""
 from __future__ import annotations
 
 import argparse
-import functools
 from pathlib import Path
 
 from adapters.playtak.bridge import BridgeSettings
@@ -24,10 +23,10 @@ from adapters.playtak.transport import (
 from adapters.web.options import (
     add_live_options,
 )
-from tei.cli.config import finish
+from tei.cli.config import Command, finish
 from tei.cli.keys import Declared, OptionTable, Parser
 from tei.cli.numbers import POSITIVE_SECONDS, add_count, float_in
-from tei.cli.options import add_pairs_option, set_epilog
+from tei.cli.options import add_pairs_option
 
 EPILOG = """\
 examples:
@@ -70,17 +69,6 @@ SECRET_KEYS = ("password", "guest-token")
 
 #: --log-level choices, quietest last
 LOG_LEVELS = ("debug", "info", "warning")
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
-    set_epilog(parser, EPILOG)
-    declare(parser)
-
-
-@functools.cache
-def option_table() -> OptionTable:
-    """The keys of `tei playtak`'s config file (from the same declarations as its options)."""
-    return declare(argparse.ArgumentParser())
 
 
 def declare(real: argparse.ArgumentParser) -> OptionTable:
@@ -325,3 +313,9 @@ def _connection_options(parser: Parser) -> None:
     )
     for flag, kind, default, text in TIMINGS:
         conn.add_argument(flag, type=kind, default=default, metavar="S", help=text)
+
+
+#: `tei playtak`'s options and the keys of its config file, from one declaration
+COMMAND = Command(declare, EPILOG)
+configure = COMMAND.configure
+option_table = COMMAND.table

@@ -5,7 +5,6 @@ same declaration), the demonstration match, and the settings dict a match is bui
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -22,10 +21,10 @@ from adapters.referee.engines import MatchError
 from adapters.referee.schedule import TOURNAMENTS
 from adapters.web.options import add_live_options
 from bots.registry import bot_names
-from tei.cli.config import Settings, finish
+from tei.cli.config import Command, Settings, finish
 from tei.cli.engines import EngineFile, read_engines
 from tei.cli.keys import Container, Declared, OptionTable, Parser
-from tei.cli.options import add_game_options, game_options, set_epilog
+from tei.cli.options import add_game_options, game_options
 
 EPILOG = """\
 engine keys (for --engine and --each):
@@ -62,17 +61,6 @@ the file (an option given there replaces the file's list). See docs/referee.md.
 
 #: the source --print-config names for the demonstration match's settings
 DEMO_SOURCE = "the demonstration match (no engine given)"
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
-    set_epilog(parser, EPILOG)
-    declare(parser)
-
-
-@functools.cache
-def option_table() -> OptionTable:
-    """The keys of `tei match`'s config file (from the same declarations as its options)."""
-    return declare(argparse.ArgumentParser())
 
 
 def declare(real: argparse.ArgumentParser) -> OptionTable:
@@ -326,3 +314,9 @@ def anchored(settings: dict[str, Any]) -> dict[str, Any]:
         for entry in out.get("engines") or []
     ]
     return out
+
+
+#: `tei match`'s options and the keys of its config file, from one declaration
+COMMAND = Command(declare, EPILOG)
+configure = COMMAND.configure
+option_table = COMMAND.table

@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 
 from tei.cli.keys import Declared, OptionTable
+from tei.cli.options import set_epilog
 from tei.errors import TeiError
 from tei.file_bounds import read_config_bytes
 
@@ -284,6 +285,25 @@ def finish(declared: Declared, what: str = "settings") -> OptionTable:
         "passwords masked, and exit (status 2 if they are bad)",
     )
     return declared.table()
+
+
+class Command:
+    """A command's options, declared once by `declare`: on its parser (`configure`, with
+    `epilog` after them) and as the keys of its config file (`table`)."""
+
+    def __init__(self, declare: Callable[[argparse.ArgumentParser], OptionTable], epilog: str):
+        self._declare = declare
+        self._epilog = epilog
+        self._table: OptionTable | None = None
+
+    def configure(self, parser: argparse.ArgumentParser) -> None:
+        set_epilog(parser, self._epilog)
+        self._declare(parser)
+
+    def table(self) -> OptionTable:
+        if self._table is None:
+            self._table = self._declare(argparse.ArgumentParser())
+        return self._table
 
 
 def read_text(path: Path, what: str = "config file") -> str:
