@@ -10,7 +10,18 @@ import pytest
 from tei.cli import SUBCOMMANDS, main
 
 #: metavars that other commands write as N, S or MS
-OLD_METAVARS = ("GAMES", "CONCURRENCY", "MAX_PLIES", "TIMEOUT", "SECONDS", "ROUNDS", "SEED")
+OLD_METAVARS = (
+    "GAMES",
+    "CONCURRENCY",
+    "MAX_PLIES",
+    "TIMEOUT",
+    "SECONDS",
+    "ROUNDS",
+    "SEED",
+    "SIZE",
+    "PLAYERS",
+    "DEPTH",
+)
 
 
 def help_of(command: str, capsys: pytest.CaptureFixture[str]) -> str:

@@ -40,10 +40,13 @@ def add_game_options(parser: Parser) -> None:
     group = parser.add_argument_group("game")
     group.add_argument("--game", default="tak", choices=GAME_NAMES, help="game (default: tak)")
     group.add_argument(
-        "--size", type=int, help="board size: Tak 3-8 (default 5), Trike side 3-19 (default 13)"
+        "--size",
+        type=int,
+        metavar="N",
+        help="board size: Tak 3-8 (default 5), Trike side 3-19 (default 13)",
     )
     group.add_argument("--komi", help="Tak komi in flats, a multiple of 0.5 (default 0)")
-    group.add_argument("--players", type=int, help="Traxit players 2-4 (default 2)")
+    group.add_argument("--players", type=int, metavar="N", help="Traxit players 2-4 (default 2)")
     group.add_argument(
         "--teams", action="store_true", help="Traxit team play (2 against 2: means --players 4)"
     )

@@ -22,7 +22,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Examples: tei perft --size 5 --depth 4;  "
         'tei perft --tps "x2,2/x,1,x/1,x2 2 2" --depth 3 --divide'
     )
-    parser.add_argument("--depth", type=int_in(0), required=True, help="plies to search (>= 0)")
+    parser.add_argument(
+        "--depth", type=int_in(0), required=True, metavar="N", help="plies to search (>= 0)"
+    )
     parser.add_argument(
         "--divide", action="store_true", help="print '<action> <count>' per root action first"
     )
