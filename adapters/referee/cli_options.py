@@ -251,7 +251,7 @@ def settings_of(merged: Settings) -> dict[str, Any]:
     settings: dict[str, Any] = {
         key: values[key] for key in DEFAULTS if key in values and key not in JOINED + PATHS
     }
-    settings["rules"] = game_options(argparse.Namespace(**values))
+    settings["rules"] = game_options(argparse.Namespace(**values, command="match"))
     try:
         each = parse_engine_words(values["each"] or [])
         entries = [parse_engine_words(words) for words in values["engine"]]
