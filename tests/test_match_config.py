@@ -71,7 +71,7 @@ def test_bad_keys_and_values_are_all_named_with_file_line_and_a_hint(
     assert err == (
         "tei match: 2 problems:\n"
         f"  {config}:2: gams: unknown key (did you mean 'games'?)\n"
-        f"  {config}:3: concurrency: must be at least 1, not 0\n"
+        f"  {config}:3: concurrency: must be 1..256, not 0\n"
     )
 
 

@@ -162,11 +162,17 @@ def check(
 
 def read_toml(table: OptionTable, text: str, name: str, folder: Path | None = None) -> FileSettings:
     """The settings of the TOML `text` (the file `name`; relative paths from `folder`)."""
+    return check(table, load_toml(text, name), name, key_lines(text), folder)
+
+
+def load_toml(text: str, name: str) -> dict[str, Any]:
+    """The data of the TOML `text` of the file `name`; ConfigError if not TOML."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"{name}: not TOML: {exc}"]) from None
-    return check(table, data, name, key_lines(text), folder)
+    except RecursionError:
+        raise ConfigError([f"{name}: not TOML: nested too deep"]) from None
 
 
 def merge(table: OptionTable, given: Mapping[str, Any], file: FileSettings | None) -> Settings:

@@ -16,14 +16,13 @@ from the file's folder. Every problem names the file, the line and the engine.
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from tei.cli.config import ConfigError, key_lines, read_text
+from tei.cli.config import ConfigError, key_lines, load_toml, read_text
 from tei.cli.keys import show
 
 #: keys of an engine (an --engine spec or a table of the engines file; plus option.NAME)
@@ -143,10 +142,7 @@ class EngineFile:
 
 def parse_engines(text: str, file: str, folder: Path) -> EngineFile:
     """The engines of the TOML `text` (the file `file`); ConfigError lists every problem."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([f"{file}: not TOML: {exc}"]) from None
+    data = load_toml(text, file)
     found = key_lines(text)
     engines: dict[str, NamedEngine] = {}
     problems: list[str] = []
