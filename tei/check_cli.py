@@ -11,9 +11,8 @@ from typing import TextIO
 import trio
 
 from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine, check_names
-from tei.lines import printable
-from tei.numbers_cli import POSITIVE_SECONDS
-from tei.options_cli import (
+from tei.cli.numbers import POSITIVE_SECONDS
+from tei.cli.options import (
     add_engine_command,
     add_game_options,
     checked_game_options,
@@ -21,6 +20,7 @@ from tei.options_cli import (
     set_epilog,
     usage_error,
 )
+from tei.lines import printable
 from tei.transcript import Transcript
 
 EPILOG = """\
@@ -45,26 +45,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--timeout",
         type=POSITIVE_SECONDS,
         default=5.0,
-        metavar="SECONDS",
-        help="longest wait for any answer of the engine (default: 5)",
+        metavar="S",
+        help="longest wait for any answer of the engine, in seconds (default: 5)",
     )
     parser.add_argument(
         "--start-timeout",
         type=POSITIVE_SECONDS,
-        metavar="SECONDS",
+        metavar="S",
         help="longest wait for teiok after each start of the engine (default: --timeout); "
         "for engines that load a lot at start",
     )
     parser.add_argument(
         "--transcript",
+        "--log",
         metavar="FILE",
-        help="append the full traffic to FILE (time, engine, direction, line)",
+        help="append the full traffic to FILE (time, engine, direction, line), as "
+        "--log does in tei match, engine and serve (tei playtak --log is its whole log)",
     )
     parser.add_argument(
         "-v",
         "--verbose",
         action="store_true",
-        help="print the traffic live on stderr",
+        help="print the traffic live on stderr (tei playtak -v logs it; tei serve -v "
+        "logs each session)",
     )
     parser.add_argument(
         "--json",

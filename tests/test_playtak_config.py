@@ -4,8 +4,12 @@ settings, bad files (status 2), and a game played from a config file on the loca
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import logging
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tomllib
@@ -15,9 +19,11 @@ import pytest
 import trio
 
 from adapters.playtak.cli import configure
+from adapters.playtak.cli_options import option_table
 from rules.tak.ptn import PtnGame
 from tei.cli import main
-from tei.config_file import MASK, NOT_SETTINGS, OptionTable, table_of, toml_value
+from tei.cli.config import MASK, read_toml, toml_value
+from tei.cli.keys import NOT_SETTINGS, OptionTable
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 
 TEI = [sys.executable, "-m", "tei", "playtak"]
@@ -34,7 +40,7 @@ def playtak_parser() -> argparse.ArgumentParser:
 
 
 def playtak_table() -> OptionTable:
-    return table_of(playtak_parser())
+    return option_table()
 
 
 def test_every_option_of_tei_playtak_is_a_config_key() -> None:
@@ -55,7 +61,7 @@ def test_every_option_of_tei_playtak_is_a_config_key() -> None:
 def test_the_example_file_is_valid_and_shows_every_key_with_its_default() -> None:
     table = playtak_table()
     text = EXAMPLE.read_text()
-    table.read(text, EXAMPLE.name, EXAMPLE.parent)  # no unknown key, no bad value
+    read_toml(table, text, EXAMPLE.name, EXAMPLE.parent)  # no unknown key, no bad value
     active = set(tomllib.loads(text))
     commented: dict[str, str] = {}
     for line in text.splitlines():
@@ -125,7 +131,8 @@ def test_a_bad_key_in_the_config_file_exits_2_naming_the_key_and_its_line(
         ('seek = ["5 180 5"]\ngoodbye = "bye {x}"', "bot.toml:3: goodbye: --goodbye 'bye {x}'"),
         ("games = 3", "give --seek SPEC, --accept or --accept-from NAME (or the key seek, "),
         ('seek = ["5 180 5"]\nuser = "x"\npassword-env = "NO_SUCH_VAR"', "$NO_SUCH_VAR"),
-        ("seek = 5", "bot.toml:2: seek: expected a list [...], each a string; not 5"),
+        ("seek = 5", "bot.toml:2: seek: expected a string (in quotes), not 5"),
+        ("seek = {a = 1}", "bot.toml:2: seek: expected a list [...], each a string; not a table"),
         ('seek = ["5 180 5"]\nengine-name = 5', "bot.toml:3: engine-name: expected a string (in"),
         ("seek = ['5 180 5']\n[connection]", "bot.toml:3: connection: unknown key"),
         ("seek = ", "bot.toml: not TOML: "),
@@ -156,7 +163,18 @@ def test_seeks_a_list_and_accept_from_go_together_in_a_config_file(
     out = capsys.readouterr().out
     assert f'seek = ["5 180 5", "6 600 10 A 4"]  # {config}:1' in out
     assert f'accept-from = "alice"  # {config}:2' in out
-    assert playtak_table().exclusive == (("engine", "bot"),)
+    assert playtak_table().exclusive == (("engine", "bot", "engine_conf"),)
+
+
+def test_a_repeatable_key_given_one_plain_value_is_a_list_of_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "bot.toml"
+    config.write_text('seek = "5 300 5"\nengine-option = "MaxDepth=6"\n')
+    assert main(["playtak", "--config", str(config), "--print-config"]) == 0
+    out = capsys.readouterr().out
+    assert f'seek = ["5 300 5"]  # {config}:1' in out
+    assert f'engine-option = ["MaxDepth=6"]  # {config}:2' in out
 
 
 def test_a_missing_config_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -322,4 +340,156 @@ def test_the_config_files_shown_in_the_docs_are_valid() -> None:
         snippets = _toml_snippets(path.read_text())
         assert len(snippets) >= (1 if name == "README.md" else 2), name
         for snippet in snippets:
-            table.read(snippet, name)
+            read_toml(table, snippet, name)
+
+
+def named(tmp_path: Path, *argv: str) -> argparse.Namespace:
+    """The arguments of `tei playtak ARGV` with the --engine-conf engine resolved."""
+    from adapters.playtak.cli import with_named_engine
+    from tei.cli.config import settings
+
+    args = playtak_parser().parse_args(list(argv))
+    merged = settings(args, option_table())
+    return with_named_engine(merged.apply(args), merged)
+
+
+NAMED = """\
+[mine]
+cmd = "./my-engine --threads 2"
+arg = ["--quiet"]
+name = "Mine"
+dir = "engines"
+options = { MaxDepth = 6, Hash = 64 }
+tc = "10+0.1"
+
+[builtin]
+bot = "greedy"
+"""
+
+
+def test_engine_conf_gives_the_command_name_options_and_folder(tmp_path: Path) -> None:
+    engines = tmp_path / "engines.toml"
+    engines.write_text(NAMED)
+    args = named(tmp_path, "--engines", str(engines), "--engine-conf", "mine",
+                 "--engine-option", "Hash=128")  # fmt: skip
+    from adapters.playtak.cli import _engine_argv, _engine_settings
+
+    assert _engine_argv(args) == ["./my-engine", "--threads", "2", "--quiet"]
+    assert args.engine_name == "Mine" and args.engine_dir == str(tmp_path / "engines")
+    assert _engine_settings(args) == {"MaxDepth": "6", "Hash": "128"}  # the command line wins
+    args = named(tmp_path, "--engines", str(engines), "--engine-conf", "builtin",
+                 "--engine-name", "G")  # fmt: skip
+    assert args.bot == "greedy" and args.engine is None and args.engine_name == "G"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--engine-conf", "mine"], "--engine-conf mine: give the engines file too"),
+        (["--engines", "E", "--engine-conf", "mien"], "E: no engine 'mien' (did you mean 'mine'?"),
+        (["--engines", "E", "--engine-conf", "mine", "--bot", "random"], "not allowed with"),
+        (["--engines", "E", "--engine-conf", "builtin", "--ponder"], None),
+        (["--engines", "E", "--engine-conf", "mine", "--ponder"], "--ponder works with the"),
+        (["--engines", "BAD", "--engine-conf", "x"], "BAD:2: engine 'x': bot: expected a string"),
+        (["--engines", "NONE", "--engine-conf", "x"], "cannot read the engines file 'NONE'"),
+    ],
+)
+def test_a_bad_engine_conf_exits_2_naming_the_file_the_line_and_the_engine(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    message: str | None,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "E").write_text(NAMED)
+    (tmp_path / "BAD").write_text('[x]\nbot = ["a"]\n')
+    seek = ["--seek", "5 300 5", "--server", "tcp://127.0.0.1:9", "--print-config"]
+    if message is None:
+        assert main(["playtak", *argv, *seek]) == 0
+        return
+    with contextlib.suppress(SystemExit):  # argparse's own refusals exit by themselves
+        assert main(["playtak", *argv, *seek]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_engine_conf_in_the_config_file_is_blamed_on_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "bot.toml"
+    config.write_text('seek = "5 300 5"\nengine-conf = "mine"\n')
+    assert main(["playtak", "--config", str(config)]) == 2
+    assert f"{config}:2: engine-conf: --engine-conf mine: give the engines file" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "level"),
+    [([], logging.INFO), (["--log-level", "warning"], logging.WARNING),
+     (["--log-level", "debug"], logging.DEBUG), (["-v", "--log-level", "warning"], logging.DEBUG)],
+)  # fmt: skip
+def test_log_level_sets_the_least_important_messages_logged(argv: list[str], level: int) -> None:
+    from adapters.playtak.cli import _logging
+
+    args = playtak_parser().parse_args(argv)
+    args = named_defaults(args)
+    root = logging.getLogger()
+    before = root.level
+    with _logging(args):
+        assert root.level == level
+    assert root.level == before
+
+
+def named_defaults(args: argparse.Namespace) -> argparse.Namespace:
+    from tei.cli.config import settings
+
+    return settings(args, option_table()).apply(args)
+
+
+def test_a_bad_log_level_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "bot.toml"
+    config.write_text('seek = "5 300 5"\nlog-level = "loud"\n')
+    assert main(["playtak", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert f"{config}:2: log-level: 'loud' is not one of debug, info, warning" in err
+
+
+async def test_a_named_engine_plays_on_the_local_server_and_warning_keeps_info_out(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    from adapters.playtak.server.listeners import LocalServer
+
+    server = LocalServer()
+    await nursery.start(server.serve)
+    url = f"tcp://127.0.0.1:{server.tcp_port}"
+    (tmp_path / "engine").mkdir()
+    engines = tmp_path / "engines.toml"
+    command = shlex.join([sys.executable, "-m", "tei", "engine", "--game", "tak"])
+    engines.write_text(
+        f'[rnd]\ncmd = {json.dumps(command)}\narg = ["--bot", "random"]\n'
+        'dir = "engine"\nname = "RandomOne"\n'
+    )
+    seeker = [*TEI, "--server", url, "--engines", str(engines), "--engine-conf", "rnd",
+              "--seek", "4 60 3 W", "--games", "1", "--log-level", "warning"]  # fmt: skip
+    opponent = [*TEI, "--server", url, "--bot", "random", "--games", "1", "--accept",
+                "--log-level", "debug"]  # fmt: skip
+    results: dict[str, subprocess.CompletedProcess[bytes]] = {}
+
+    async def run(name: str, argv: list[str]) -> None:
+        results[name] = await trio.run_process(
+            argv, cwd=tmp_path, capture_stdout=True, capture_stderr=True, check=False
+        )
+
+    with trio.fail_after(90):
+        async with trio.open_nursery() as games:
+            games.start_soon(run, "seeker", seeker)
+            await server.wait_for(lambda: server.core.seeks, "the seek", 30)
+            games.start_soon(run, "opponent", opponent)
+    for name, done in results.items():
+        assert done.returncode == 0, (name, done.stderr.decode()[-2000:])
+    assert results["seeker"].stdout.decode().startswith("game 1: ")
+    assert " INFO " not in results["seeker"].stderr.decode()
+    assert " DEBUG " in results["opponent"].stderr.decode()

@@ -115,19 +115,14 @@ async def test_tests_cannot_reach_beyond_127_0_0_1() -> None:
 
 
 def test_keep_alive_defaults_fit_the_server_timeouts() -> None:
-    import argparse
-
-    from adapters.playtak.cli import configure
+    from adapters.playtak.cli_options import option_table
     from adapters.playtak.server.lobby import ServerSettings
-    from tei.config_file import table_of
 
     settings = SessionSettings()
     assert settings.ping_interval == 30.0
     # the server drops a client that sent no PING for 60 s; a PING's OK keeps us talking
     assert settings.ping_interval < ServerSettings().idle_timeout < settings.dead_after
-    parser = argparse.ArgumentParser()
-    configure(parser)
-    defaults = {option.dest: option.default for option in table_of(parser).options}
+    defaults = {option.dest: option.default for option in option_table().options}
     assert (defaults["ping_interval"], defaults["dead_after"], defaults["max_backoff"]) == (
         settings.ping_interval,
         settings.dead_after,

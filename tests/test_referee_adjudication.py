@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import pickle
 from pathlib import Path
@@ -21,7 +20,8 @@ from adapters.referee.adjudication import (
     Verdict,
     centiflats,
 )
-from adapters.referee.cli import configure, settings_from_args
+from adapters.referee.cli import configure, merged_settings
+from adapters.referee.cli_options import settings_of
 from adapters.referee.config import build_config
 from adapters.referee.engines import MatchError
 from adapters.referee.game_loop import GameSettings
@@ -187,22 +187,21 @@ def test_tinue_verdict_gives_the_line_and_needs_a_game_going_on() -> None:
 
 
 def test_a_config_file_gives_the_rules_and_the_command_line_overrides(tmp_path: Path) -> None:
-    config = tmp_path / "match.json"
+    config = tmp_path / "match.toml"
     config.write_text(
-        json.dumps(
-            {
-                "engines": [{"bot": "random"}, {"bot": "random"}],
-                "resign": {"movecount": 3, "score": 600, "twosided": True},
-                "draw": ["movenumber=40", "movecount=8", "score=10"],
-                "tinue_adjudication": True,
-            }
-        )
+        'engine = ["bot=random", "bot=random"]\n'
+        'resign = "movecount=3 score=600 twosided=true"\n'
+        'draw = ["movenumber=40", "movecount=8", "score=10"]\n'
+        "tinue-adjudication = []\n"
     )
     parser = argparse.ArgumentParser()
     configure(parser)
     args = parser.parse_args(["--config", str(config), "--resign", "movecount=2", "score=300"])
-    rules = build_config(settings_from_args(args)).adjudication
+    rules = build_config(settings_of(merged_settings(args))).adjudication
     assert rules == AdjudicationRules(ResignRule(2, 300), DrawRule(40, 8, 10), TinueRule(5))
+    args = parser.parse_args(["--config", str(config)])
+    rules = build_config(settings_of(merged_settings(args))).adjudication
+    assert rules.resign == ResignRule(3, 600, True)
 
 
 def test_the_adjudicator_travels_to_cluster_workers_without_its_log() -> None:

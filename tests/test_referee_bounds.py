@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -68,33 +67,34 @@ def test_config_dev_zero_and_a_fifo_are_refused_at_once(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("config", "why"),
     [
-        ({"engines": 5}, "engines must be a list of at most 256 engine objects, not a number"),
-        ({"engines": [5, {"bot": "random"}]}, "engines 1 must be an engine object, not a number"),
-        ({"each": [1]}, "each must be an engine object, not a list"),
-        ({"rules": 5}, "rules must be an object of rules options, not a number"),
-        ({"rules": {"size": [4]}}, "rules.size must be a string or a number, not a list"),
-        ({"engines": [{"cmd": 5}, {"bot": "random"}]}, "engines 1.cmd must be a string or a"),
-        ({"engines": [{"bot": "random", "options": {"Hash": {}}}]}, "engines 1.options.Hash"),
-        ({"engines": [{"bot": "random", "name": []}]}, "engines 1.name must be a string or a"),
-        ({"openings": "book.txt"}, "openings must be a list of file names, not a string"),
-        ({"sprt": 5}, "sprt must be a string or a list of strings, not a number"),
-        ({"games": [1]}, "games must be a string or a number, not a list"),
-        ({"games": 10**3000}, "games must be 1..100000, not '1000000000"),
+        ("engine = 5", "engine: expected a string of KEY=VALUE words, not 5"),
+        ('engine = [5, "bot=random"]', "engine: expected a string of KEY=VALUE words, not 5"),
+        ("each = [1]", "each: expected a string of KEY=VALUE words, not 1"),
+        ("rule = {size = 4}", "rule: expected a list [...], each a string; not a table"),
+        ("size = [4]", "size: expected an int, not a list"),
+        ("engine = [{cmd = 5}]", "engine: expected a string of KEY=VALUE words, not a table"),
+        ("openings = 5", "openings: expected a path (a string) (in quotes), not 5"),
+        ("sprt = 5", "sprt: expected a string of KEY=VALUE words, not 5"),
+        ("games = [1]", "games: expected an integer, not a list"),
+        ("games = 1" + "0" * 18, "games: must be 1..100000, not 1000000000"),
     ],
 )
 def test_wrong_types_in_a_config_file_are_named(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], config: dict[str, Any], why: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], config: str, why: str
 ) -> None:
-    path = tmp_path / "c.json"
-    path.write_text(json.dumps(config))
-    assert why in refused(["--config", str(path)], capsys)
+    path = tmp_path / "c.toml"
+    path.write_text(config + "\n")
+    assert f"{path}:1: {why}" in refused(["--config", str(path)], capsys)
 
 
 def test_a_config_nested_too_deep_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text("a = " + "[" * 100_000 + "]" * 100_000)
+    assert "not TOML: nested too deep" in refused(["--config", str(path)], capsys)
     path = tmp_path / "c.json"
-    path.write_text("[" * 100_000 + "]" * 100_000)
+    path.write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
     assert "nested too deep" in refused(["--config", str(path)], capsys)
 
 

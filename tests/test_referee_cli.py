@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -147,21 +148,13 @@ def test_a_killed_referee_loses_no_finished_game(tmp_path: Path) -> None:
 
 def test_config_file_each_and_engine_options(tmp_path: Path) -> None:
     log, summary = tmp_path / "traffic.log", tmp_path / "summary.json"
-    config = tmp_path / "match.json"
+    config = tmp_path / "match.toml"
+    x = shlex.join([f"cmd={shlex.join([sys.executable, ENGINE])}", "name=x", "option.Hash=32"])
+    y = shlex.join([f"cmd={sys.executable} {ENGINE} --mode info", "name=y"])
     config.write_text(
-        json.dumps(
-            {
-                "game": "tak",
-                "size": 4,
-                "komi": 1.5,
-                "games": 2,
-                "engines": [
-                    {"cmd": [sys.executable, ENGINE], "name": "x", "options": {"Hash": 32}},
-                    {"cmd": f"{sys.executable} {ENGINE} --mode info", "name": "y"},
-                ],
-                "each": {"tc": "10+0.1"},
-            }
-        )
+        'game = "tak"\nsize = 4\nkomi = "1.5"\ngames = 6\n'
+        f"engine = [{json.dumps(x)}, {json.dumps(y)}]\n"
+        'each = ["tc=10+0.1 margin=100"]\n'
     )
     done = tei(
         "match",
@@ -171,8 +164,8 @@ def test_config_file_each_and_engine_options(tmp_path: Path) -> None:
         str(log),
         "--json",
         str(summary),
-        "--each",
-        "margin=100",
+        "--games",
+        "2",
     )
     assert done.returncode == 0, done.stderr
     traffic = log.read_text()

@@ -22,6 +22,7 @@ from adapters.playtak.bridge import Bridge, BridgeError, BridgeSettings, EngineL
 from adapters.playtak.cli_options import (
     ACCEPT_FILTERS,
     FILTER,
+    option_table,
 )
 from adapters.playtak.cli_options import configure as configure
 from adapters.playtak.commands import GUEST_TOKEN_RE
@@ -48,24 +49,25 @@ from adapters.web.options import (
     live_address,
 )
 from bots.registry import bot_names, default_bot
-from tei.config_file import (
+from tei.cli.config import (
     COMMAND_LINE,
     DEFAULT,
     ConfigError,
     Settings,
     settings,
 )
+from tei.cli.engines import named_engine
+from tei.cli.options import split_pair, usage_error
 from tei.driver import tei_command
 from tei.errors import main_error
 from tei.lines import SafeFormatter
-from tei.options_cli import split_pair, usage_error
 from tei.seat import Launch
 from tei.transcript import Transcript
 
 
 def _engine_argv(args: argparse.Namespace) -> list[str]:
     if args.engine:
-        return shlex.split(args.engine)
+        return shlex.split(args.engine) + list(getattr(args, "engine_args", ()))
     bot = args.bot or default_bot("tak")
     return list(tei_command("engine", "--game", "tak", "--bot", bot))
 
@@ -90,7 +92,8 @@ def _logging(args: argparse.Namespace) -> Iterator[None]:
     for handler in handlers:
         handler.setFormatter(formatter)
     root.handlers = handlers
-    root.setLevel(logging.DEBUG if args.verbose else logging.INFO)
+    level = "debug" if args.verbose else args.log_level
+    root.setLevel(getattr(logging, level.upper()))
     quiet = logging.getLogger("trio-websocket")  # frame-level noise, even with -v
     quiet_level = quiet.level
     quiet.setLevel(logging.INFO)
@@ -124,10 +127,11 @@ CHECKS: tuple[tuple[str, Callable[[argparse.Namespace], object]], ...] = (
 
 def run(args: argparse.Namespace) -> int:
     try:
-        merged = settings(args)  # the command line over --config FILE over the defaults
+        # the command line over --config FILE over the defaults
+        merged = settings(args, option_table())
+        args = with_named_engine(merged.apply(args), merged)
     except ConfigError as exc:
         return usage_error("playtak", exc)
-    args = merged.apply(args)
     if args.print_config:
         print(merged.render(), end="", flush=True)
     problem = _bad_settings(args, merged)
@@ -141,6 +145,32 @@ def run(args: argparse.Namespace) -> int:
         if warning:
             logging.getLogger("playtak").warning("%s", warning)
         return _play(args, games, _password(args), _engine_settings(args))
+
+
+def with_named_engine(args: argparse.Namespace, merged: Settings) -> argparse.Namespace:
+    """`args` with the engine of `--engine-conf NAME` as if given by --engine or --bot,
+    --engine-name, --engine-option (those given win) and its folder; ConfigError names
+    the engines file, its line and the engine."""
+    args.engine_dir = None
+    if args.engine_conf is None:
+        return args
+    try:
+        named = named_engine(args.engines, args.engine_conf, "--engine-conf")
+    except ConfigError as exc:
+        blamed = [merged.blame(problem, "engine_conf") for problem in exc.problems]
+        raise ConfigError(blamed) from None
+    entry = named.entry
+    if "cmd" in entry:
+        args.engine = entry["cmd"]
+        args.engine_args = tuple(entry.get("arg", ()))
+    else:
+        args.bot = entry["bot"]
+    if not merged.given("engine_name"):
+        args.engine_name = entry.get("name")
+    own = [f"{name}={value}" for name, value in dict(entry.get("options") or {}).items()]
+    args.engine_option = own + list(args.engine_option)
+    args.engine_dir = entry.get("dir")
+    return args
 
 
 def _game_settings(args: argparse.Namespace, seeks: tuple[p.Seek, ...]) -> BridgeSettings:
@@ -262,7 +292,10 @@ def _bad_arguments(
             "so a foreign --engine is sent nothing new",
         )
     if args.bot and args.bot not in bot_names("tak"):
-        return ("bot",), f"no bot {args.bot!r} for tak; known: {', '.join(bot_names('tak'))}"
+        return (
+            "bot",
+            "engine_conf",
+        ), f"no bot {args.bot!r} for tak; known: {', '.join(bot_names('tak'))}"
     if args.guest_token and not GUEST_TOKEN_RE.fullmatch(args.guest_token):
         return ("guest_token",), "--guest-token must be 20 lower-case letters"
     if args.ptn_dir is not None:
@@ -310,7 +343,8 @@ def _play(
         ),
         credentials,
     )
-    launch = Launch(tuple(_engine_argv(args)), args.engine_name, None, tuple(options.items()))
+    argv = tuple(_engine_argv(args))
+    launch = Launch(argv, args.engine_name, args.engine_dir, tuple(options.items()))
     transcript = Transcript(EngineLog(), keep=1) if args.verbose else None
     bridge = Bridge(settings, session, launch, transcript=transcript)
     try:

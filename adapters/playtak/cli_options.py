@@ -23,11 +23,10 @@ from adapters.playtak.transport import (
 from adapters.web.options import (
     add_live_options,
 )
-from tei.config_file import (
-    add_config_options,
-)
-from tei.numbers_cli import POSITIVE_SECONDS, add_count, float_in
-from tei.options_cli import add_pairs_option, set_epilog
+from tei.cli.config import Command, finish
+from tei.cli.keys import Declared, OptionTable, Parser
+from tei.cli.numbers import POSITIVE_SECONDS, add_count, float_in
+from tei.cli.options import add_pairs_option
 
 EPILOG = """\
 examples:
@@ -40,9 +39,9 @@ examples:
       --resign "movecount=3 score=900" --greeting "Hi {opponent}, good game!"
 
 Every option is also a key of the --config file (its long name, with dashes:
-`move-overhead = 500`; a repeatable one takes a list: `seek = ["5 300 5", "6 600 10"]`);
-the command line overrides the file. Relative paths in the file are taken from the
-file's folder.
+`move-overhead = 500`; a repeatable one takes a list: `seek = ["5 300 5", "6 600 10"]`,
+or one plain value: `seek = "5 300 5"`); the command line overrides the file. Relative
+paths in the file are taken from the file's folder.
 
 Seeks of others that pass the --accept filters are taken first; while none is there, the
 --seek list is posted in turn. A seek is "size time increment [colour komi flats caps
@@ -68,15 +67,32 @@ FILTER = SeekFilter()
 SECRET_KEYS = ("password", "guest-token")
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    set_epilog(parser, EPILOG)
+#: --log-level choices, quietest last
+LOG_LEVELS = ("debug", "info", "warning")
+
+
+def declare(real: argparse.ArgumentParser) -> OptionTable:
+    """Declare every option on `real`; each is a key of the config file."""
+    parser = Declared(real, SECRET_KEYS)
     _engine_options(parser)
     _account_options(parser)
     _game_options(parser)
     _connection_options(parser)
     add_live_options(parser, "the bot's current game and the games it finished in this run")
     logs = parser.add_argument_group("logging")
-    logs.add_argument("--log", type=Path, metavar="FILE", help="also write the log to FILE")
+    logs.add_argument(
+        "--log",
+        type=Path,
+        metavar="FILE",
+        help="also write the log (what stderr shows) to FILE; tei match, engine and serve "
+        "write engine traffic with --log instead",
+    )
+    logs.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        default="info",
+        help="the least important messages logged (default info; -v means debug)",
+    )
     rotate_at = "start a new --log file once it holds N bytes (default 0: never)"
     add_count(logs, "--log-max-bytes", 0, rotate_at, default=0)
     backups = "old --log files kept as FILE.1 ... FILE.N with --log-max-bytes (default 5)"
@@ -85,7 +101,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "-v",
         "--verbose",
         action="store_true",
-        help="log every line sent and read (the server's and the engine's)",
+        help="log every line sent and read (the server's and the engine's), at the debug "
+        "level: means --log-level debug",
     )
     parser.add_argument_group("pondering").add_argument(
         "--ponder",
@@ -94,21 +111,33 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "they expect, with standard go infinite / stop (default off; refused with --engine)",
     )
     # last: every option above is a key of the config file
-    add_config_options(parser, SECRET_KEYS, "bot's settings")
+    return finish(parser, "bot's settings")
 
 
-def _engine_options(parser: argparse.ArgumentParser) -> None:
+def _engine_options(parser: Parser) -> None:
     engine = parser.add_argument_group("engine (one of)")
     which = engine.add_mutually_exclusive_group()
     which.add_argument("--engine", metavar="CMD", help="TEI engine command line (shell words)")
     which.add_argument(
         "--bot", metavar="NAME", help="a built-in bot, run as `tei engine` (default: search)"
     )
+    which.add_argument(
+        "--engine-conf",
+        metavar="NAME",
+        help="the engine of this name in the --engines file (its command or bot, name, "
+        "options and folder; its time control is the server's)",
+    )
+    engine.add_argument(
+        "--engines",
+        type=Path,
+        metavar="FILE",
+        help="named engines (TOML, as tei match --engines: docs/engines.toml)",
+    )
     add_pairs_option(engine, "--engine-option", "set an engine option before play (repeatable)")
     engine.add_argument("--engine-name", metavar="NAME", help="name of the engine in logs")
 
 
-def _account_options(parser: argparse.ArgumentParser) -> None:
+def _account_options(parser: Parser) -> None:
     account = parser.add_argument_group("account (default: a guest)")
     account.add_argument("--user", help="playtak user name")
     account.add_argument("--password", help="password (prefer --password-env)")
@@ -126,7 +155,7 @@ def _account_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _game_options(parser: argparse.ArgumentParser) -> None:
+def _game_options(parser: Parser) -> None:
     games = parser.add_argument_group("games")
     games.add_argument(
         "--seek",
@@ -173,7 +202,7 @@ ACCEPT_FILTERS: tuple[tuple[str, str | tuple[str, ...], str], ...] = (
 )
 
 
-def _accept_options(parser: argparse.ArgumentParser) -> None:
+def _accept_options(parser: Parser) -> None:
     accept = parser.add_argument_group(
         "accepting seeks of other players (filters: default any)",
         "The best acceptable seek is taken: one addressed to us first, then the time\n"
@@ -196,7 +225,7 @@ def _accept_options(parser: argparse.ArgumentParser) -> None:
             accept.add_argument(flag, metavar=shape, help=text)
 
 
-def _in_game_options(parser: argparse.ArgumentParser) -> None:
+def _in_game_options(parser: Parser) -> None:
     play = parser.add_argument_group("resign, draws, undo and chat (default: none)")
     play.add_argument(
         "--resign",
@@ -248,7 +277,7 @@ TIMINGS = (
 )
 
 
-def _connection_options(parser: argparse.ArgumentParser) -> None:
+def _connection_options(parser: Parser) -> None:
     conn = parser.add_argument_group("connection")
     conn.add_argument(
         "--server",
@@ -284,3 +313,9 @@ def _connection_options(parser: argparse.ArgumentParser) -> None:
     )
     for flag, kind, default, text in TIMINGS:
         conn.add_argument(flag, type=kind, default=default, metavar="S", help=text)
+
+
+#: `tei playtak`'s options and the keys of its config file, from one declaration
+COMMAND = Command(declare, EPILOG)
+configure = COMMAND.configure
+option_table = COMMAND.table

@@ -1,11 +1,10 @@
-"""Match settings: from `--engine k=v ...` words, `--each`, a JSON config file and the
-other command-line options, to one JSON-able settings dict (kept in the state file for
-resuming) and from that to a `MatchConfig`."""
+"""Match settings: from `--engine k=v ...` words, `--each` and the other settings, to
+one JSON-able settings dict (kept in the state file for resuming) and from that to a
+`MatchConfig`."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -21,25 +20,9 @@ from adapters.referee.setting_types import check_shapes
 from adapters.referee.sprt import Sprt, SprtError
 from rules.game import GameError
 from rules.registry import game_class
-from tei.file_bounds import read_config_bytes
-from tei.numbers_cli import SEED, float_in, int_in
-from tei.options_cli import check_game_options
-
-#: keys an engine entry may have (plus option.NAME=VALUE)
-ENGINE_KEYS = (
-    "cmd",
-    "name",
-    "dir",
-    "arg",
-    "bot",
-    "tc",
-    "st",
-    "nodes",
-    "depth",
-    "margin",
-    "restart",
-    "options",
-)
+from tei.cli.engines import ENGINE_KEYS
+from tei.cli.numbers import SEED, float_in, int_in
+from tei.cli.options import check_game_options
 
 #: the clock of an engine given no tc=, st=, nodes= or depth=
 DEFAULT_TC = "10+0.1"
@@ -201,24 +184,6 @@ def _text(value: Any) -> str | None:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def read_config_file(path: str | Path) -> dict[str, Any]:
-    """A JSON config: an object with the settings keys (engines a list of objects)."""
-    try:
-        data = json.loads(read_config_bytes(path).decode("utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:  # not UTF-8, not JSON, too deep
-        why = "nested too deep" if isinstance(exc, RecursionError) else exc
-        if isinstance(exc, OSError):
-            why = exc.strerror or exc
-        raise MatchError(f"cannot read config file {str(path)!r}: {why}") from None
-    if not isinstance(data, dict):
-        raise MatchError(f"config file {str(path)!r} must hold a JSON object")
-    unknown = set(data) - set(DEFAULTS) - {"size", "komi", "players", "teams"}
-    if unknown:
-        raise MatchError(f"config file {str(path)!r}: unknown keys {', '.join(sorted(unknown))}")
-    check_shapes(data, f"config file {str(path)!r}")
-    return data
 
 
 @attrs.frozen

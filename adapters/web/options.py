@@ -12,13 +12,14 @@ import ipaddress
 import attrs
 
 from adapters.web.errors import WebError
+from tei.cli.keys import Parser
 
 DEFAULT_HOST = "127.0.0.1"
 #: event streams served at once; more are answered 503
 DEFAULT_MAX_WATCHERS = 32
 
 
-def add_live_options(parser: argparse.ArgumentParser, what: str) -> None:
+def add_live_options(parser: Parser, what: str) -> None:
     """The live view's options in their own group; `what` says what the page shows."""
     group = parser.add_argument_group("live view")
     group.add_argument(

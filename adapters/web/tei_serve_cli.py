@@ -11,11 +11,8 @@ import trio
 
 from adapters.web.tei_origins import OriginPatternError, OriginPolicy
 from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
-from tei.host.cli import host_config, set_options
-from tei.host.state import HostState
-from tei.lines import SafeFormatter
-from tei.numbers_cli import PORT, SECONDS, add_count
-from tei.options_cli import (
+from tei.cli.numbers import PORT, SECONDS, add_count
+from tei.cli.options import (
     add_engine_command,
     add_game_options,
     add_pairs_option,
@@ -25,6 +22,9 @@ from tei.options_cli import (
     split_pair,
     usage_error,
 )
+from tei.host.cli import host_config, set_options
+from tei.host.state import HostState
+from tei.lines import SafeFormatter
 from tei.transcript import Transcript
 
 log = logging.getLogger("tei.serve")
@@ -93,11 +93,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--idle-timeout",
         type=SECONDS,
         default=1800.0,
-        metavar="SECONDS",
-        help="close a session after SECONDS without traffic either way (default: 1800; 0: never)",
+        metavar="S",
+        help="close a session after S seconds without traffic either way (default: 1800; 0: never)",
     )
     parser.add_argument(
-        "--log", metavar="FILE", help="append all traffic to FILE (as 'tei match --log')"
+        "--log",
+        metavar="FILE",
+        help="append all traffic to FILE (as tei match, engine and check --log; tei playtak "
+        "--log is its whole log)",
     )
     parser.add_argument(
         "--tei-v1", action="store_true", help="built-in bot: also announce TEI v1 size lines"
@@ -105,7 +108,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--name", default="tei-host", help="built-in bot: engine name for 'id name'"
     )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log each session")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="log each session (not its traffic: that is --log FILE; tei check and tei "
+        "playtak -v show the traffic)",
+    )
     add_game_options(parser)
     add_engine_command(
         parser, "-- ENGINE ARGV", "serve this engine command instead of a built-in bot (after --)"

@@ -11,11 +11,8 @@ from typing import BinaryIO, TextIO
 from bots.registry import bot_names, default_bot
 from rules.registry import GAME_NAMES
 from tei.cli import build_line
-from tei.errors import OptionValueError
-from tei.host.loop import serve
-from tei.host.state import HostConfig, HostSetupError, HostState
-from tei.numbers_cli import POSITIVE_SECONDS
-from tei.options_cli import (
+from tei.cli.numbers import POSITIVE_SECONDS
+from tei.cli.options import (
     UsageError,
     add_game_options,
     add_pairs_option,
@@ -24,6 +21,9 @@ from tei.options_cli import (
     split_pair,
     usage_error,
 )
+from tei.errors import OptionValueError
+from tei.host.loop import serve
+from tei.host.state import HostConfig, HostSetupError, HostState
 
 EPILOG = """\
 The engine speaks legacy TEI (what Tiltak, Taktician and racetrack speak) and accepts
@@ -54,7 +54,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "set a TEI option before the session starts, e.g. HalfKomi=4 (repeatable)",
     )
     parser.add_argument(
-        "--log", metavar="FILE", help="append all traffic to FILE ('>' received, '<' sent)"
+        "--log",
+        metavar="FILE",
+        help="append all traffic to FILE ('>' received, '<' sent), as tei match, check and "
+        "serve --log do (tei playtak --log is its whole log)",
     )
     parser.add_argument(
         "--strict",
@@ -72,9 +75,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit-cap",
         type=POSITIVE_SECONDS,
-        metavar="SECONDS",
+        metavar="S",
         help="stop a 'go depth'/'go nodes' search (one with no clock or movetime) after "
-        "SECONDS, as if 'stop' had come (default: no cap: the bot ends it, and the host "
+        "S seconds, as if 'stop' had come (default: no cap: the bot ends it, and the host "
         "stops it once its reports show the limit reached)",
     )
     parser.add_argument(

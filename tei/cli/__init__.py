@@ -18,8 +18,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "match": ("adapters.referee.cli", "play a local match between engines (default: two bots)"),
     "engine": ("tei.host.cli", "serve a built-in bot as a TEI engine on stdin/stdout"),
     "check": ("tei.check_cli", "check a TEI engine for protocol compliance"),
-    "perft": ("tei.perft_cli", "count leaf nodes of the move tree (rules self-test)"),
-    "show": ("tei.show_cli", "print a position as a board picture"),
+    "perft": ("tei.cli.perft", "count leaf nodes of the move tree (rules self-test)"),
+    "show": ("tei.cli.show", "print a position as a board picture"),
     "playtak": ("adapters.playtak.cli", "play on a playtak.com-style server with an engine"),
     "serve": ("adapters.web.tei_serve_cli", "serve an engine over websocket to browser GUIs"),
 }

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from rules.game import GameError
-from tei.options_cli import add_game_options, add_moves_option, game_at, usage_error
+from tei.cli.options import add_game_options, add_moves_option, game_at, usage_error
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

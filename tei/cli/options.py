@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 from rules.game import Game, GameError, OptionError
 from rules.registry import GAME_NAMES, game_class
+from tei.cli.keys import Container, Parser
 from tei.errors import TeiError
 
 #: rules option -> the flag that sets it (for "drop --komi" hints)
@@ -34,15 +35,18 @@ def set_epilog(parser: argparse.ArgumentParser, text: str) -> None:
     parser.epilog = text
 
 
-def add_game_options(parser: argparse.ArgumentParser) -> None:
+def add_game_options(parser: Parser) -> None:
     """--game, --size, --komi, --players, --teams, --short-game, --rule K=V."""
     group = parser.add_argument_group("game")
     group.add_argument("--game", default="tak", choices=GAME_NAMES, help="game (default: tak)")
     group.add_argument(
-        "--size", type=int, help="board size: Tak 3-8 (default 5), Trike side 3-19 (default 13)"
+        "--size",
+        type=int,
+        metavar="N",
+        help="board size: Tak 3-8 (default 5), Trike side 3-19 (default 13)",
     )
     group.add_argument("--komi", help="Tak komi in flats, a multiple of 0.5 (default 0)")
-    group.add_argument("--players", type=int, help="Traxit players 2-4 (default 2)")
+    group.add_argument("--players", type=int, metavar="N", help="Traxit players 2-4 (default 2)")
     group.add_argument(
         "--teams", action="store_true", help="Traxit team play (2 against 2: means --players 4)"
     )
@@ -73,7 +77,7 @@ def _usage_error(message: str, command: str | None = None) -> NoReturn:
 
 
 def add_pairs_option(
-    parser: argparse._ActionsContainer,
+    parser: Container,
     flag: str,
     help: str,
     metavar: str = "NAME=VALUE",

@@ -7,6 +7,7 @@ import argparse
 import math
 from collections.abc import Callable
 
+from tei.cli.keys import Container
 from tei.lines import QUOTE_CHARS, quote
 
 
@@ -49,7 +50,7 @@ def int_in(low: int | None = None, high: int | None = None) -> Callable[[str], i
 
 
 def add_count(
-    group: argparse._ActionsContainer,
+    group: Container,
     flag: str,
     low: int,
     help: str,

@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from rules.game import GameError
 from rules.registry import game_class
-from tei.numbers_cli import int_in
-from tei.options_cli import add_game_options, add_moves_option, game_at, usage_error
+from tei.cli.numbers import int_in
+from tei.cli.options import add_game_options, add_moves_option, game_at, usage_error
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +22,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Examples: tei perft --size 5 --depth 4;  "
         'tei perft --tps "x2,2/x,1,x/1,x2 2 2" --depth 3 --divide'
     )
-    parser.add_argument("--depth", type=int_in(0), required=True, help="plies to search (>= 0)")
+    parser.add_argument(
+        "--depth", type=int_in(0), required=True, metavar="N", help="plies to search (>= 0)"
+    )
     parser.add_argument(
         "--divide", action="store_true", help="print '<action> <count>' per root action first"
     )

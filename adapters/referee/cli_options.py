@@ -1,0 +1,328 @@
+"""`tei match`'s command line: its options (each a key of its TOML config file, from the
+same declaration), the demonstration match, and the settings dict a match is built from
+(kept in the state file for resuming)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from adapters.referee.config import (
+    DEFAULTS,
+    NUMBERS,
+    engine_spec,
+    merge_engine,
+    parse_engine_words,
+)
+from adapters.referee.engines import MatchError
+from adapters.referee.schedule import TOURNAMENTS
+from adapters.web.options import add_live_options
+from bots.registry import bot_names
+from tei.cli.config import Command, Settings, finish
+from tei.cli.engines import EngineFile, read_engines
+from tei.cli.keys import Container, Declared, OptionTable, Parser
+from tei.cli.options import add_game_options, game_options
+
+EPILOG = """\
+engine keys (for --engine and --each):
+  cmd=COMMAND        the engine's command line (quote it when it has spaces)
+  bot=NAME           a built-in bot instead of cmd (run as `tei engine --bot NAME`)
+  conf=NAME          the engine NAME of the --engines file (keys given here win)
+  name=NAME          name in records and tables (default: the command's or bot's name)
+  dir=PATH           working directory;  arg=WORD  one more argument (repeatable)
+  option.NAME=VALUE  a TEI option the engine declares (repeatable)
+  tc=BASE+INC        clock in seconds, e.g. tc=10+0.1 or tc=1:30+1; tc=inf for none
+  st=S              fixed time per move;  nodes=N  depth=N  passed on to `go`
+  margin=MS          how far past its time a move may arrive (default 50)
+  restart=on         a fresh process for every game (default auto: after a fault)
+
+examples:
+  tei match
+  tei match --engine bot=search --engine bot=greedy --each tc=5+0.1 --games 10
+  tei match --engine cmd="tiltak" option.Hash=256 --engine cmd=./mybot --each tc=60+1 \\
+      --size 6 --komi 2 --games 100 --concurrency 4 --openings book.txt --ptnout out.ptn
+  tei match --engines engines.toml --engine conf=tiltak --engine conf=mybot --games 20
+  tei match --game traxit --players 3 --engine bot=search --engine bot=random \\
+      --engine bot=random --games 6
+  tei match --engine bot=search --engine bot=greedy --each st=0.1 --games 20 \\
+      --resign movecount=3 score=600 --tinue-adjudication plies=5
+  tei match --config match.toml --games 4 --print-config
+  tei match --resume out.ptn.state
+
+Every option but --resume and --force is also a key of the --config file (its long name without
+the dashes; a repeatable option takes a list of what the option takes, one plain value
+being a list of one): engine = ["bot=search name=a", "cmd=./mybot name=b"],
+each = ["tc=10+0.1"], games = 20, ptnout = "games.ptn". The command line overrides
+the file (an option given there replaces the file's list). See docs/referee.md.
+"""
+
+#: the source --print-config names for the demonstration match's settings
+DEMO_SOURCE = "the demonstration match (no engine given)"
+
+
+def declare(real: argparse.ArgumentParser) -> OptionTable:
+    """Declare every option on `real`; each but --resume and --force is a key of the config file."""
+    parser = Declared(real, not_settings=("resume", "force"))
+    add_game_options(parser)
+    eng = parser.add_argument_group("engines")
+    eng.add_argument(
+        "--engine",
+        action="append",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="an engine of the match (repeat for each engine); keys below",
+    )
+    eng.add_argument("--each", nargs="+", metavar="KEY=VALUE", help="keys shared by every engine")
+    eng.add_argument(
+        "--engines",
+        dest="engines_file",
+        type=Path,
+        metavar="FILE",
+        help="named engines for conf=NAME (TOML, one table per engine: docs/engines.toml)",
+    )
+    _schedule_options(parser)
+    _judging_options(parser)
+    _output_options(parser)
+    add_live_options(parser, "the match (boards, clocks, engine output, standings, records)")
+    return finish(parser, "match settings")
+
+
+def _number(group: Container, flag: str, help: str, metavar: str = "N") -> None:
+    """A numeric option, range-checked as its setting is (`NUMBERS`), its default the
+    setting's (`DEFAULTS`)."""
+    dest = flag[2:].replace("-", "_")
+    group.add_argument(flag, type=NUMBERS[dest], default=DEFAULTS[dest], metavar=metavar, help=help)
+
+
+def _schedule_options(parser: Parser) -> None:
+    sch = parser.add_argument_group("schedule")
+    sch.add_argument(
+        "--tournament",
+        choices=TOURNAMENTS,
+        default=DEFAULTS["tournament"],
+        help="default: round-robin",
+    )
+    _number(sch, "--games", "games per encounter and round (default 2: a pair)")
+    _number(sch, "--rounds", "rounds (default 1)")
+    _number(sch, "--concurrency", "games played at once (default 1)")
+    sch.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the games on a Dask cluster: tcp://HOST:8786 (a running `dask scheduler`)"
+        " or local[:N] (N worker processes on this machine, listening on 127.0.0.1 only);"
+        " whoever reaches a scheduler runs code on its workers; needs tei-host[cluster]",
+    )
+    sch.add_argument(
+        "--openings", nargs="+", type=Path, metavar="FILE", help="opening book file(s)"
+    )
+    sch.add_argument(
+        "--openings-format",
+        choices=("auto", "moves", "position", "tps", "ptn"),
+        default=DEFAULTS["openings_format"],
+        help="book format (default: auto, from the file)",
+    )
+    sch.add_argument(
+        "--openings-order",
+        choices=("sequential", "random"),
+        default=DEFAULTS["openings_order"],
+        help="default: sequential",
+    )
+    _number(sch, "--openings-start", "first book entry used (0-based)")
+    _number(sch, "--openings-plies", "play at most this many actions of each opening")
+    _number(sch, "--seed", "seed of the random opening order")
+
+
+def _judging_options(parser: Parser) -> None:
+    judge = parser.add_argument_group("judging and time")
+    _number(
+        judge, "--max-plies", "adjudicate a draw after this many plies (default 1000; 0 = never)"
+    )
+    _number(judge, "--grace", "seconds to wait for bestmove after stop (default 1)", "S")
+    _number(
+        judge,
+        "--timeout",
+        "watchdog seconds: handshake, isready, moves without a time limit (default 60)",
+        "S",
+    )
+    judge.add_argument(
+        "--sprt",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="stop at an SPRT bound: elo0= elo1= [alpha=0.05] [beta=0.05] [model=pentanomial]",
+    )
+    judge.add_argument(
+        "--resign",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="adjudicate a loss by the engines' scores: movecount=N score=CP [twosided=true]",
+    )
+    judge.add_argument(
+        "--draw",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="adjudicate a draw by the engines' scores: movenumber=N movecount=M score=CP",
+    )
+    judge.add_argument(
+        "--tinue-adjudication",
+        nargs="*",
+        metavar="plies=K",
+        help="Tak: a proven forced road within K plies (default 5) wins the game",
+    )
+
+
+def _output_options(parser: Parser) -> None:
+    out = parser.add_argument_group("output")
+    out.add_argument(
+        "--ptnout",
+        "--pgnout",
+        dest="records",
+        type=Path,
+        metavar="FILE",
+        help="append game records here",
+    )
+    out.add_argument(
+        "--log",
+        type=Path,
+        metavar="FILE",
+        help="append all engine traffic here (as tei engine and tei serve --log; "
+        "tei playtak --log is its whole log)",
+    )
+    out.add_argument(
+        "--json", type=Path, metavar="FILE", help="write a machine-readable summary here"
+    )
+    out.add_argument(
+        "--state",
+        type=Path,
+        metavar="FILE",
+        help="state file for resuming (default: RECORDS.state when --ptnout is given)",
+    )
+    out.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="continue the match saved in this state file (a line of another match or a game"
+        " outside its schedule is refused, exit 2; complete records are never removed)",
+    )
+    out.add_argument(
+        "--force",
+        action="store_true",
+        help="start a new match even when the state file holds an unfinished one (it is"
+        " replaced; without --force that is refused, exit 2)",
+    )
+    out.add_argument(
+        "--event", default=DEFAULTS["event"], help='PTN Event tag (default "tei match")'
+    )
+    out.add_argument("--site", default=DEFAULTS["site"], help='PTN Site tag (default "local")')
+    out.add_argument("--quiet", action="store_true", help="print only the final table")
+
+
+def demo_values(game: str = "tak") -> dict[str, Any]:
+    """The match `tei match` plays with no engines, by dest: two built-in bots, four
+    games (search against greedy when both exist), two at once on two processors."""
+    names = set(bot_names(game))
+    if {"search", "greedy"} <= names:
+        pair = ["search", "greedy"]
+    elif "search" in names:
+        pair = ["search", "random"]
+    else:
+        pair = ["random", "random"]
+    return {
+        "engine": [[f"bot={pair[0]}"], [f"bot={pair[1]}"]],
+        "each": ["tc=2+0.05"],
+        "games": 4,
+        "concurrency": 2 if (os.cpu_count() or 1) >= 2 else 1,
+    }
+
+
+def with_demo(merged: Settings) -> Settings:
+    """The settings, the demonstration match filling what is not given when no engine is."""
+    if merged.given("engine"):
+        return merged
+    return merged.fill(demo_values(str(merged.values["game"])), DEMO_SOURCE)
+
+
+#: settings keys whose value is the option's words joined (`--resign movecount=3 ...`)
+JOINED = ("resign", "draw", "tinue_adjudication")
+#: settings keys whose value is a path kept as text
+PATHS = ("records", "log", "json")
+
+
+def settings_of(merged: Settings) -> dict[str, Any]:
+    """The match's settings dict (as the state file keeps it) from the merged settings;
+    MatchError names a bad engine spec (and the file's line when the file gave it)."""
+    values = merged.values
+    engines = None if values["engines_file"] is None else read_engines(values["engines_file"])
+    settings: dict[str, Any] = {
+        key: values[key] for key in DEFAULTS if key in values and key not in JOINED + PATHS
+    }
+    settings["rules"] = game_options(argparse.Namespace(**values, command="match"))
+    try:
+        each = parse_engine_words(values["each"] or [])
+        entries = [parse_engine_words(words) for words in values["engine"]]
+    except MatchError as exc:
+        raise MatchError(merged.blame(exc, "engine", "each")) from None
+    if "conf" in each:
+        raise MatchError(merged.blame("conf=NAME names one engine: give it in --engine", "each"))
+    settings["each"] = each
+    settings["engines"] = [
+        _named(entry, engines, merged.blame, each, str(values["game"]), number)
+        for number, entry in enumerate(entries, 1)
+    ]
+    for key in JOINED:
+        words = values[key]
+        settings[key] = None if words is None else " ".join(words)
+    for key in PATHS:
+        settings[key] = None if values[key] is None else str(values[key])
+    settings["openings"] = [str(path) for path in values["openings"] or []]
+    return anchored({**DEFAULTS, **settings})
+
+
+def _named(
+    entry: Mapping[str, Any],
+    engines: EngineFile | None,
+    blame: Callable[..., str],
+    each: Mapping[str, Any],
+    game: str,
+    number: int,
+) -> dict[str, Any]:
+    """An engine entry with its `conf=NAME` resolved: the named engine's keys under its
+    own; MatchError names the engines file, the line and the engine when they are bad."""
+    conf = entry.get("conf")
+    if conf is None:
+        return dict(entry)
+    if engines is None:
+        why = f"conf={conf}: give the engines file too (--engines FILE)"
+        raise MatchError(blame(why, "engine"))
+    named = engines.get(conf)
+    resolved = merge_engine(named.entry, {k: v for k, v in entry.items() if k != "conf"})
+    try:
+        engine_spec(merge_engine(each, resolved), game, number)
+    except MatchError as exc:
+        raise MatchError(f"{named.place()}: {exc}") from None
+    return resolved
+
+
+def anchored(settings: dict[str, Any]) -> dict[str, Any]:
+    """Settings that mean the same from any directory (they are kept for resuming): file
+    paths made absolute, and engines given the current directory unless they have one."""
+    out = dict(settings)
+    for key in PATHS:
+        if out.get(key):
+            out[key] = os.path.abspath(out[key])
+    out["openings"] = [os.path.abspath(p) for p in out.get("openings") or []]
+    each = dict(out.get("each") or {})
+    each["dir"] = os.path.abspath(each.get("dir") or os.getcwd())
+    out["each"] = each
+    out["engines"] = [
+        {**entry, "dir": os.path.abspath(entry["dir"])} if entry.get("dir") else entry
+        for entry in out.get("engines") or []
+    ]
+    return out
+
+
+#: `tei match`'s options and the keys of its config file, from one declaration
+COMMAND = Command(declare, EPILOG)
+configure = COMMAND.configure
+option_table = COMMAND.table
