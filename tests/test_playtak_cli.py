@@ -112,7 +112,7 @@ def test_bad_arguments_exit_2_with_a_message(capsys: pytest.CaptureFixture[str])
         (["--accept", "--resign", "movecount=2"], "--resign: give score=N"),
         (["--accept", "--resign", "movecount=2 score=5 twosided=1"], "twosided needs"),
         (["--accept", "--draw", "movenumber=1 movecount=1 score=x"], "--draw: score='x'"),
-        (["--accept", "--engine", "./x", "--ponder"], "--ponder works with the built-in bots"),
+        (["--accept", "--engine", "./x", "--ponder"], "--ponder works with bots (--bot"),
     ]:
         assert main(["playtak", *args]) == 2, args
         assert message in capsys.readouterr().err, args

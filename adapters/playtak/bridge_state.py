@@ -32,6 +32,7 @@ from adapters.playtak.live_game import (
     LiveGame,
     describe_info,
     play_server_move,
+    result_words,
     rules_game,
 )
 from adapters.playtak.notation import ServerMove
@@ -39,6 +40,7 @@ from adapters.playtak.ponder_reply import expected_reply
 from adapters.playtak.record_shelf import RecordShelf
 from adapters.playtak.seek_desk import SeekDesk
 from adapters.referee.adjudication import score_words
+from adapters.referee.records import info_comment
 from rules.game import GameError
 from tei.lines import printable
 from tei.seat import NewGame, SeatUnavailable
@@ -283,12 +285,17 @@ class BridgeState:
 
     def _game_move(self, live: LiveGame, move: ServerMove) -> None:
         try:
-            play_server_move(live.game, move)
+            action = play_server_move(live.game, move)
         except GameError as exc:
             log.error("server move %r does not fit our game (%s): resigning", str(move), exc)
             self._resign(live)
             return
-        live.moves.append(move.to_text())
+        live.played(move.to_text())
+        ptn = live.game.format_action(action)
+        if live.resuming:
+            log.debug("game %d: replayed %s", live.start.game_id, ptn)
+        else:
+            log.info("game %d: %s plays %s", live.start.game_id, live.opponent, ptn)
         live.rejected.clear()
         work = self.work.current
         if work is not None and work.pondering and not work.cancelled:
@@ -339,7 +346,8 @@ class BridgeState:
         self._out += self.records.finish(live, result)
         log.info(
             "game %d over: %s after %d plies (%d finished)",
-            *(live.start.game_id, result, len(live.moves), len(self.finished)),
+            *(live.start.game_id, result_words(result, live.seat), len(live.moves)),
+            len(self.finished),
         )
         if self.settings.games is not None and len(self.finished) >= self.settings.games:
             self._stop()
@@ -413,9 +421,10 @@ class BridgeState:
                 self._resign(live)
                 return
         live.game.play(action)
-        live.moves.append(move)
+        live.played(move, info_comment(item.info, item.elapsed))
         live.move_in_flight = move
-        log.info("game %d: we play %s%s", live.start.game_id, move, describe_info(item.info))
+        ptn = live.game.format_action(live.game.history[-1])
+        log.info("game %d: we play %s%s", live.start.game_id, ptn, describe_info(item.info))
         self._out.append(ev.Send(p.PlayMove(live.start.game_id, move)))
         self._judge_score(live, item.info)
         if action is item.action:

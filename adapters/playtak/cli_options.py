@@ -90,7 +90,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument_group("pondering").add_argument(
         "--ponder",
         action="store_true",
-        help="built-in bots (--bot) keep searching on the opponent's time, on the reply "
+        help="bots (--bot) keep searching on the opponent's time, on the reply "
         "they expect, with standard go infinite / stop (default off; refused with --engine)",
     )
     # last: every option above is a key of the config file
@@ -102,7 +102,10 @@ def _engine_options(parser: argparse.ArgumentParser) -> None:
     which = engine.add_mutually_exclusive_group()
     which.add_argument("--engine", metavar="CMD", help="TEI engine command line (shell words)")
     which.add_argument(
-        "--bot", metavar="NAME", help="a built-in bot, run as `tei engine` (default: search)"
+        "--bot",
+        metavar="NAME",
+        help="a built-in bot, or module:Class naming any Bot subclass importable through "
+        "PYTHONPATH; run as `tei engine` (default: search)",
     )
     add_pairs_option(engine, "--engine-option", "set an engine option before play (repeatable)")
     engine.add_argument("--engine-name", metavar="NAME", help="name of the engine in logs")
