@@ -58,7 +58,7 @@ def bot_name(spec: str) -> str:
     module_name, _, attr = spec.partition(":")
     try:
         cls = getattr(importlib.import_module(module_name), attr)
-    except Exception:  # noqa: BLE001 - a user's module: its engine process reports the error
+    except Exception:
         return spec
     declared = getattr(cls, "name", "") if isinstance(cls, type) and issubclass(cls, Bot) else ""
     return declared if isinstance(declared, str) and declared else spec

@@ -85,7 +85,7 @@ class LogFile(logging.handlers.RotatingFileHandler):
             self.failing = False
             sys.stderr.write(f"tei playtak: the log {self.baseFilename} is written again\n")
 
-    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
+    def handleError(self, record: logging.LogRecord) -> None:
         self._failed_now = True
         if not self.failing:
             self.failing = True

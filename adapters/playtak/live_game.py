@@ -19,6 +19,7 @@ import attrs
 
 from adapters.playtak import protocol as p
 from adapters.playtak.notation import ServerMove
+from adapters.playtak.repeats import Repeats
 from adapters.referee.records import GameRecord, MoveNote
 from rules.game import Game
 from rules.registry import new_game
@@ -52,6 +53,12 @@ class LiveGame:
     rejected: set[str] = attrs.field(factory=set)
     failures: int = 0
     resigned: bool = False
+    #: begun before the login burst was over and not yet resumed by the server: a game
+    #: the server never resumes was not ours
+    unconfirmed: bool = False
+    #: the lines of this game a server may repeat without end (draw offers, undo
+    #: requests), each said once
+    said: Repeats = attrs.field(factory=Repeats)
 
     @classmethod
     def begin(
@@ -66,7 +73,8 @@ class LiveGame:
             *(start.game_id, start.white, start.black, start.size, start.size),
             *(start.time, inc, start.komi, start.color),
         )
-        return cls(start, inc * 1000, game, [clock, clock], now, late, wall, joined_late=late)
+        clocks = [clock, clock]
+        return cls(start, inc * 1000, game, clocks, now, late, wall, late, unconfirmed=late)
 
     def replayed(self, game: Game[Any]) -> None:
         """The server replays this game from its start (to `game`, its start position)."""
@@ -251,7 +259,7 @@ def ptn_record(live: LiveGame, result: str, site: str) -> str:
     and time after each of our moves (as `tei match` writes them)."""
     start = live.start
     minutes, seconds = divmod(max(0, start.time or 0), 60)
-    options = live.game.options
+    flats, caps = start.pieces
     tags = [
         ("Site", site),
         ("Event", "Online Play"),
@@ -259,10 +267,10 @@ def ptn_record(live: LiveGame, result: str, site: str) -> str:
         ("Time", live.began.strftime("%H:%M:%S")),
         ("Player1", start.white),
         ("Player2", start.black),
-        ("Size", str(options.size)),
-        *([("Komi", komi_text(options.half_komi))] if options.half_komi else []),
-        ("Flats", str(options.stones)),
-        ("Caps", str(options.caps)),
+        ("Size", str(start.size)),
+        *([("Komi", komi_text(start.komi))] if start.komi else []),
+        ("Flats", str(flats)),
+        ("Caps", str(caps)),
         ("Clock", f"{minutes}:{seconds:02d} +{max(0, live.inc_ms) // 1000}"),
         ("PlayTakID", str(start.game_id)),
         ("Result", result),

@@ -24,6 +24,7 @@ import trio
 from adapters.playtak import protocol as p
 from adapters.playtak.commands import NAME_RE, PASSWORD_RE
 from adapters.playtak.errors import PlaytakError
+from adapters.playtak.repeats import Repeats
 from adapters.playtak.transport import (
     DEFAULT_CONNECT,
     DEFAULT_SERVER,
@@ -76,6 +77,11 @@ class Credentials:
 
     def __str__(self) -> str:
         return "a guest" if self.user is None else repr(self.user)
+
+
+#: how many unreadable lines of each first word are logged
+UNREAD_LIMIT = 5
+UNREAD_SAID = f"up to {UNREAD_LIMIT} times per first word"
 
 
 #: the login shapes the server takes (commands.NAME_RE and PASSWORD_RE), in words
@@ -135,6 +141,8 @@ class Session:
         self._settle_pending = False
         self._early: list[p.ServerEvent] = []
         self._quitting = False
+        #: lines we cannot read, told apart by their first word: a few of each are logged
+        self._unread = Repeats(limit=UNREAD_LIMIT)
 
     @property
     def connected(self) -> bool:
@@ -216,10 +224,9 @@ class Session:
             line = await transport.receive_line()
             log.debug("< %s", line)
             event = p.parse_server_line(line)
-            if isinstance(event, p.Unknown):
-                log.info(
-                    "ignored server line %r%s", line, f" ({event.reason})" * bool(event.reason)
-                )
+            if isinstance(event, p.Unknown) and self._unread.first(line.split(" ", 1)[0][:20]):
+                why = f" ({event.reason})" * bool(event.reason)
+                log.info("ignored server line %r%s (said %s)", line, why, UNREAD_SAID)
             return event
         raise TransportClosed(f"nothing from the server for {timeout:.0f} s")
 
