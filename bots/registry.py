@@ -47,3 +47,18 @@ def make_bot(game: str, name: str, settings: Mapping[str, str] | None = None) ->
     module_name, _, attr = _BOTS[key].partition(":")
     cls: type[Bot] = getattr(importlib.import_module(module_name), attr)
     return cls(settings)
+
+
+def bot_name(spec: str) -> str:
+    """The name a bot is shown under: a built-in's as given, a `module:Class` bot's
+    declared `name` (the spec itself when it declares none or does not load here; the
+    engine that runs it says why)."""
+    if ":" not in spec:
+        return spec
+    module_name, _, attr = spec.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module_name), attr)
+    except Exception:
+        return spec
+    declared = getattr(cls, "name", "") if isinstance(cls, type) and issubclass(cls, Bot) else ""
+    return declared if isinstance(declared, str) and declared else spec

@@ -348,13 +348,15 @@ def test_a_game_of_an_impossible_size_is_resigned_and_the_bot_seeks_again(
     assert script.state.live is not None
 
 
-def test_a_replay_that_does_not_fit_ends_the_game_unfinished() -> None:
+def test_a_second_start_of_the_running_game_with_other_terms_is_not_its_replay() -> None:
+    """(tests/test_playtak_hostile.py: the other starts that cannot be ours)"""
     script = Script()
     script.login()
     script.feed(BLACK_START)
-    out = script.feed(BLACK_START.replace(" black 5 ", " black 100 "))
-    assert sent(out) == ["Game#2 Resign", SEEK_LINE]
-    assert [(g, r) for g, r, _ in script.state.finished] == [(2, "*")]
+    for size in (100, 6):
+        assert script.feed(BLACK_START.replace(" black 5 ", f" black {size} ")) == []
+    assert script.state.finished == []
+    think(script.feed("Game#2 P A1"))  # the game goes on
 
 
 # ---- which seeks, resign/draw/undo, chat -------------------------------------------------

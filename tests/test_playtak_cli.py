@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import signal
@@ -118,7 +119,7 @@ def test_bad_arguments_exit_2_with_a_message(capsys: pytest.CaptureFixture[str])
         (["--accept", "--resign", "movecount=2"], "--resign: give score=N"),
         (["--accept", "--resign", "movecount=2 score=5 twosided=1"], "twosided needs"),
         (["--accept", "--draw", "movenumber=1 movecount=1 score=x"], "--draw: score='x'"),
-        (["--accept", "--engine", "./x", "--ponder"], "--ponder works with the built-in bots"),
+        (["--accept", "--engine", "./x", "--ponder"], "--ponder works with bots (--bot"),
     ]:
         assert main(["playtak", *args]) == 2, args
         assert message in capsys.readouterr().err, args
@@ -197,10 +198,14 @@ async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
     ]
     bobby = await LineClient.connect(server.tcp_port or 0)
     await bobby.login("bobby")
+    # a bot logs in only once two Python processes have started one after the other (the
+    # adapter, then its engine): under load that alone takes more than the 10 s a line
+    # may take, so those waits have the test's whole budget
+    starting = math.inf
     with trio.fail_after(60):
         first = await trio.lowlevel.open_process(argv, stderr=subprocess.DEVNULL)
         try:
-            seek = (await bobby.expect("Seek new 1 Guest*"))[-1]
+            seek = (await bobby.expect("Seek new 1 Guest*", starting))[-1]
             guest = seek.split()[3]
             await bobby.send("Accept 1")
             opening = (await bobby.expect("Game#1 P *"))[-1]
@@ -217,7 +222,7 @@ async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
             argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
         )
         try:
-            await bobby.expect(f"Message {guest} has reconnected.")
+            await bobby.expect(f"Message {guest} has reconnected.", starting)
             game = server.core.games[1]
             reply = game.game.format_action(game.game.legal()[0])
             await bobby.send("Game#1 " + _server_text(reply))

@@ -249,7 +249,7 @@ class Bridge:
             if isinstance(output, s.WriteRecord):
                 self.state.feed(self._write(output), trio.current_time(), datetime.now(UTC))
         for live, result in self.state.unwritten:
-            text = ptn_record(live, result, self.settings.site).text()
+            text = ptn_record(live, result, self.settings.site)
             log.error("record of game %d, not written:\n%s", live.start.game_id, text)
 
     async def _engine_work(self, work: s.Think | s.Ponder | s.Restart) -> None:
@@ -277,7 +277,7 @@ class Bridge:
                             grace=plan.grace,
                         )
                         report = s.EngineAnswered(
-                            work.ticket, answer.action, answer.info, answer.infos
+                            work.ticket, answer.action, answer.info, answer.infos, answer.elapsed
                         )
         except SeatFault as fault:
             report = s.EngineFailed(work.ticket, fault)

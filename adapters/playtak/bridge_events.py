@@ -83,12 +83,15 @@ class EngineReady:
 
 @attrs.frozen
 class EngineAnswered:
-    """The engine's move, its last informative `info` and all its infos (oldest first)."""
+    """The engine's move, its last informative `info`, all its infos (oldest first) and
+    the time it took."""
 
     ticket: int
     action: Any
     info: Any = None
     infos: tuple[Any, ...] = ()
+    #: seconds from `go` to `bestmove`
+    elapsed: float = 0.0
 
 
 @attrs.frozen

@@ -28,22 +28,31 @@ from adapters.playtak import bridge_events as ev
 from adapters.playtak import protocol as p
 from adapters.playtak.engine_work import EngineWork, Work
 from adapters.playtak.game_policy import ChatTemplate
+from adapters.playtak.game_starts import not_ours
 from adapters.playtak.live_game import (
     LiveGame,
     describe_info,
     play_server_move,
+    result_words,
     rules_game,
 )
 from adapters.playtak.notation import ServerMove
 from adapters.playtak.ponder_reply import expected_reply
 from adapters.playtak.record_shelf import RecordShelf
+from adapters.playtak.repeats import Repeats
 from adapters.playtak.seek_desk import SeekDesk
 from adapters.referee.adjudication import score_words
+from adapters.referee.records import info_comment
 from rules.game import GameError
 from tei.lines import printable
 from tei.seat import NewGame, SeatUnavailable
 
 log = logging.getLogger("playtak.bridge")
+
+#: seconds after the login's end a game begun before it waits for `Your game is resumed`
+RESUME_WAIT = 10.0
+#: said with the first of the requests a game's opponent may repeat without end
+AGAIN = "the next ones of this game are answered alike without a word"
 
 
 class BridgeState:
@@ -62,6 +71,8 @@ class BridgeState:
         self.lobby = SeekDesk(settings.seeks, settings.accept, settings.seek_rotate_seconds)
         self._scores = settings.policy.watch()
         self._unscored_noted = False
+        self._ignored_starts = Repeats()
+        self._settled_at = 0.0
         self._engine: ev.EngineReady | None = None
         self._new_game: NewGame | None = None
         self.work = EngineWork()
@@ -108,6 +119,7 @@ class BridgeState:
                 if self.work.end(item.ticket) is not None:
                     self._maybe_think()
             case ev.Tick():
+                self._drop_unconfirmed()
                 self._rotate_seek()
             case ev.RecordWritten():
                 self.records.written(item)
@@ -119,8 +131,29 @@ class BridgeState:
         return out
 
     def wake_at(self) -> float | None:
-        """When the bridge must feed `ev.Tick` (the posted seek's turn is over), or None."""
-        return self.lobby.wake_at(self._settled and self.live is None)
+        """When the bridge must feed `ev.Tick` (the posted seek's turn is over, or the
+        wait for a game begun before our login to be resumed), or None."""
+        seek = self.lobby.wake_at(self._settled and self.live is None)
+        if self._settled and self.live is not None and self.live.unconfirmed:
+            resume = self._settled_at + RESUME_WAIT
+            return resume if seek is None else min(seek, resume)
+        return seek
+
+    def _drop_unconfirmed(self, why: str | None = None) -> None:
+        """A game that began before our login and that the server has not resumed
+        within RESUME_WAIT s of the login's end (or before `why`: another game started)
+        was not ours: ignored, not counted."""
+        live = self.live
+        if live is None or not live.unconfirmed or not self._settled:
+            return
+        late = why is None and self._now >= self._settled_at + RESUME_WAIT
+        if late or why is not None:
+            said = f"was not resumed within {RESUME_WAIT:g} s" if late else f"{why}"
+            self._ignore_start(live.start, f"it began before our login and {said}")
+            self._cancel_thinking()
+            self.live = None
+            if late:
+                self._look_for_game()
 
     def close(self) -> list[ev.Output]:
         """On the way out: one more try at the records not written yet."""
@@ -138,6 +171,7 @@ class BridgeState:
 
     def _on_settled(self) -> None:
         self._settled = True
+        self._settled_at = self._now
         live = self.live
         if live is not None and live.awaiting_replay:
             log.warning("game %d was not resumed by the server: it is over", live.start.game_id)
@@ -196,6 +230,7 @@ class BridgeState:
                 log.info("game %d resumed after %d moves", live.start.game_id, len(live.moves))
                 live.resuming = False
                 live.awaiting_replay = False
+                live.unconfirmed = False
                 self._maybe_think()
             case p.Nok():
                 self._refused()
@@ -234,17 +269,22 @@ class BridgeState:
             self._out.append(ev.Send(self.lobby.post(self._now)))
 
     def _game_start(self, event: p.GameStart) -> None:
+        live = self.live
+        if live is not None and live.unconfirmed and live.start.game_id != event.game_id:
+            self._drop_unconfirmed(f"game {event.game_id} started before it was resumed")
+            live = None
+        why = not_ours(event, self.name, live.start if live is not None else None)
+        if why:
+            self._ignore_start(event, why)
+            return
         try:
             game = rules_game(event)
         except GameError as exc:
             self._refuse_game(event, exc)
             return
-        live = self.live
-        if live is not None and live.start.game_id == event.game_id:
+        if live is not None:  # the same game (not_ours: no other), replayed by the server
             live.replayed(game)
             return
-        if live is not None:
-            self._finish(live, "*")
         inc = self.lobby.increment(event)
         self.lobby.game_started()
         self._scores = self.settings.policy.watch()
@@ -257,15 +297,21 @@ class BridgeState:
             self._out.append(ev.WarmUp(self._new_game))
         self._maybe_think()
 
+    def _ignore_start(self, event: p.GameStart, why: str) -> None:
+        """A `Game Start` that cannot be ours: not played, recorded nor counted; said once
+        per game (and for a bounded number of games)."""
+        if self._ignored_starts.first(str(event.game_id)):
+            log.warning(
+                "a start of game %d ignored (it cannot be ours: %s)", event.game_id, printable(why)
+            )
+
     def _refuse_game(self, event: p.GameStart, why: GameError) -> None:
         """A game the rules cannot set up (a size of 0 or 100, a bad piece count): resign
         it at once, record nothing, and look for the next game."""
         log.error("game %d cannot be played (%s): resigning", event.game_id, why)
         self._out.append(ev.Send(p.GameAction(event.game_id, "Resign")))
         self.lobby.game_started()
-        if self.live is not None:  # replaced by this game, or its replay no longer fits
-            self._finish(self.live, "*")
-        elif self._settled:
+        if self._settled:
             self._look_for_game()
 
     def _tell(self, live: LiveGame, template: ChatTemplate) -> None:
@@ -283,12 +329,17 @@ class BridgeState:
 
     def _game_move(self, live: LiveGame, move: ServerMove) -> None:
         try:
-            play_server_move(live.game, move)
+            action = play_server_move(live.game, move)
         except GameError as exc:
             log.error("server move %r does not fit our game (%s): resigning", str(move), exc)
             self._resign(live)
             return
-        live.moves.append(move.to_text())
+        live.played(move.to_text())
+        ptn = live.game.format_action(action)
+        if live.resuming:
+            log.debug("game %d: replayed %s", live.start.game_id, ptn)
+        else:
+            log.info("game %d: %s plays %s", live.start.game_id, live.opponent, ptn)
         live.rejected.clear()
         work = self.work.current
         if work is not None and work.pondering and not work.cancelled:
@@ -305,14 +356,14 @@ class BridgeState:
             if self._scores.takes_draw(len(live.game.history)):
                 log.info("game %d: draw offered: accepting", game_id)
                 self._out.append(ev.Send(p.GameAction(game_id, "OfferDraw")))
-            else:
-                log.info("game %d: draw offered: declined (ignored)", game_id)
+            elif live.said.first("declined draw"):
+                log.info("game %d: draw offered: declined (ignored; %s)", game_id, AGAIN)
         elif kind == "RequestUndo":
             if self.settings.policy.accept_undo:
                 log.info("game %d: undo requested: accepting", game_id)
                 self._out.append(ev.Send(p.GameAction(game_id, "RequestUndo")))
-            else:
-                log.info("game %d: undo requested: refused (ignored)", game_id)
+            elif live.said.first("refused undo"):
+                log.info("game %d: undo requested: refused (ignored; %s)", game_id, AGAIN)
         elif kind == "Undo" and live.moves:
             self._cancel_thinking()
             live.take_back()
@@ -339,7 +390,8 @@ class BridgeState:
         self._out += self.records.finish(live, result)
         log.info(
             "game %d over: %s after %d plies (%d finished)",
-            *(live.start.game_id, result, len(live.moves), len(self.finished)),
+            *(live.start.game_id, result_words(result, live.seat), len(live.moves)),
+            len(self.finished),
         )
         if self.settings.games is not None and len(self.finished) >= self.settings.games:
             self._stop()
@@ -413,9 +465,10 @@ class BridgeState:
                 self._resign(live)
                 return
         live.game.play(action)
-        live.moves.append(move)
+        live.played(move, info_comment(item.info, item.elapsed))
         live.move_in_flight = move
-        log.info("game %d: we play %s%s", live.start.game_id, move, describe_info(item.info))
+        ptn = live.game.format_action(live.game.history[-1])
+        log.info("game %d: we play %s%s", live.start.game_id, ptn, describe_info(item.info))
         self._out.append(ev.Send(p.PlayMove(live.start.game_id, move)))
         self._judge_score(live, item.info)
         if action is item.action:

@@ -48,7 +48,7 @@ from adapters.web.options import (
     LiveOptions,
     live_address,
 )
-from bots.registry import bot_names, default_bot
+from bots.registry import bot_name, bot_names, default_bot
 from tei.cli.config import (
     COMMAND_LINE,
     DEFAULT,
@@ -72,6 +72,37 @@ def _engine_argv(args: argparse.Namespace) -> list[str]:
     return list(tei_command("engine", "--game", "tak", "--bot", bot))
 
 
+class LogFile(logging.handlers.RotatingFileHandler):
+    """`--log FILE`: when a line cannot be written (a full disk, /dev/full) stderr says so
+    once, not with a traceback per line; the log goes on on stderr, the file is tried
+    again with every line, and stderr says when it is written again."""
+
+    failing = False
+    _failed_now = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self._failed_now = False
+        super().emit(record)
+        if self.failing and not self._failed_now:
+            self.failing = False
+            sys.stderr.write(f"tei playtak: the log {self.baseFilename} is written again\n")
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        self._failed_now = True
+        if not self.failing:
+            self.failing = True
+            error = sys.exc_info()[1]
+            why = getattr(error, "strerror", None) or error
+            sys.stderr.write(
+                f"tei playtak: cannot write the log {self.baseFilename} ({why}): "
+                "the log goes on on stderr only, the file is tried again with every line\n"
+            )
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):  # its last lines could not be written: said above
+            super().close()
+
+
 @contextlib.contextmanager
 def _logging(args: argparse.Namespace) -> Iterator[None]:
     """Log to stderr (and --log FILE) while the command runs; restore the root logger."""
@@ -80,7 +111,7 @@ def _logging(args: argparse.Namespace) -> Iterator[None]:
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
     if args.log is not None:
         handlers.append(
-            logging.handlers.RotatingFileHandler(
+            LogFile(
                 args.log,
                 maxBytes=args.log_max_bytes,
                 backupCount=args.log_backups,
@@ -279,6 +310,9 @@ def _bad_arguments(
     parsed): the dests concerned and the message, or None."""
     if args.user and not password:
         return ("user", "password"), f"--user needs --password or ${args.password_env}"
+    refused = Credentials(args.user, password).problem()
+    if refused:
+        return ("user", "password"), f"the server would refuse {refused}"
     if args.dead_after <= args.ping_interval:
         # a healthy connection must not be taken for dead between two PINGs
         return (
@@ -288,20 +322,37 @@ def _bad_arguments(
     if args.ponder and args.engine:
         return (
             ("ponder", "engine"),
-            "--ponder works with the built-in bots (--bot) only: TEI has no ponder command, "
-            "so a foreign --engine is sent nothing new",
+            "--ponder works with bots (--bot: built-in or module:Class) only: TEI has no "
+            "ponder command, so a foreign --engine is sent nothing new",
         )
-    if args.bot and args.bot not in bot_names("tak"):
-        return (
-            "bot",
-            "engine_conf",
-        ), f"no bot {args.bot!r} for tak; known: {', '.join(bot_names('tak'))}"
+    if args.bot and ":" not in args.bot and args.bot not in bot_names("tak"):
+        known = ", ".join(bot_names("tak"))
+        return ("bot", "engine_conf"), (
+            f"no bot {args.bot!r} for tak; known: {known}, or give module:Class"
+        )
     if args.guest_token and not GUEST_TOKEN_RE.fullmatch(args.guest_token):
         return ("guest_token",), "--guest-token must be 20 lower-case letters"
+    why = None if args.log is None else unwritable_file(args.log)
+    if why:
+        return ("log",), f"--log {why}"
     if args.ptn_dir is not None:
         why = unwritable_folder(args.ptn_dir)
         if why:
             return ("ptn_dir",), f"--ptn-dir {why}"
+    return None
+
+
+def unwritable_file(path: Path) -> str | None:
+    """Why the file `path` cannot be appended to (a missing one is not made), or None."""
+    try:
+        if path.exists():
+            with open(path, "a", encoding="utf-8"):
+                pass
+        elif not os.access(path.parent, os.W_OK | os.X_OK):
+            reason = "no such folder" if not path.parent.is_dir() else "permission denied"
+            return f"{str(path)!r} cannot be written: {reason}"
+    except OSError as exc:
+        return f"{str(path)!r} cannot be written: {exc.strerror or exc}"
     return None
 
 
@@ -343,8 +394,8 @@ def _play(
         ),
         credentials,
     )
-    argv = tuple(_engine_argv(args))
-    launch = Launch(argv, args.engine_name, args.engine_dir, tuple(options.items()))
+    name = args.engine_name or (None if args.engine else bot_name(args.bot or default_bot("tak")))
+    launch = Launch(tuple(_engine_argv(args)), name, args.engine_dir, tuple(options.items()))
     transcript = Transcript(EngineLog(), keep=1) if args.verbose else None
     bridge = Bridge(settings, session, launch, transcript=transcript)
     try:

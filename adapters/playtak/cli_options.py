@@ -107,7 +107,7 @@ def declare(real: argparse.ArgumentParser) -> OptionTable:
     parser.add_argument_group("pondering").add_argument(
         "--ponder",
         action="store_true",
-        help="built-in bots (--bot) keep searching on the opponent's time, on the reply "
+        help="bots (--bot) keep searching on the opponent's time, on the reply "
         "they expect, with standard go infinite / stop (default off; refused with --engine)",
     )
     # last: every option above is a key of the config file
@@ -119,7 +119,10 @@ def _engine_options(parser: Parser) -> None:
     which = engine.add_mutually_exclusive_group()
     which.add_argument("--engine", metavar="CMD", help="TEI engine command line (shell words)")
     which.add_argument(
-        "--bot", metavar="NAME", help="a built-in bot, run as `tei engine` (default: search)"
+        "--bot",
+        metavar="NAME",
+        help="a built-in bot, or module:Class naming any Bot subclass importable through "
+        "PYTHONPATH; run as `tei engine` (default: search)",
     )
     which.add_argument(
         "--engine-conf",

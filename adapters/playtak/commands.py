@@ -21,6 +21,17 @@ NAME_RE = re.compile(r"[a-zA-Z][a-zA-Z0-9_]{3,15}")
 PASSWORD_RE = re.compile(r"[^\s]{6,50}")
 GUEST_TOKEN_RE = re.compile(r"[a-z]{20}")
 
+#: what each number of a seek after its colour takes, said when a word is not one
+SEEK_FIELDS = {
+    "komi": "is not a whole number of half-flats 0..8 (komi 2.5 flats is 5)",
+    "flats": "is not a whole number of flat stones",
+    "caps": "is not a whole number of capstones",
+    "unrated": "is not 0 or 1",
+    "tournament": "is not 0 or 1",
+    "trigger": "is not a move number",
+    "amount": "is not a whole number of seconds",
+}
+
 
 @attrs.frozen
 class ProtocolCmd:
@@ -94,10 +105,13 @@ class Seek(ClockView):
             raise ValueError(f"seek {text!r}: colour {words[3]!r} is not W, B or A")
         rest = words[4:]
         opponent = ""
-        if rest and not rest[-1].isdigit():
+        if rest and rest[-1][:1].isalpha():
             opponent = rest.pop()
             if not NAME_RE.fullmatch(opponent):
                 raise ValueError(f"seek {text!r}: {opponent!r} is not a player name")
+        for name, word in zip(REST, rest, strict=False):
+            if not word.isdigit():
+                raise ValueError(f"seek {text!r}: {name} {word!r} {SEEK_FIELDS[name]}")
         if len(rest) not in (0, 1, 3, 5, 7):
             raise ValueError(
                 f"seek {text!r}: expected size time inc color komi flats caps unrated "

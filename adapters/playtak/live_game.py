@@ -7,6 +7,7 @@ description of the engine's last search info.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import random
 import re
@@ -18,9 +19,11 @@ import attrs
 
 from adapters.playtak import protocol as p
 from adapters.playtak.notation import ServerMove
+from adapters.playtak.repeats import Repeats
+from adapters.referee.records import GameRecord, MoveNote
 from rules.game import Game
 from rules.registry import new_game
-from rules.tak.ptn import PtnGame
+from rules.tak.game import komi_text
 from tei.driver import MAX_TIME_MS
 
 log = logging.getLogger("playtak.bridge")
@@ -40,12 +43,22 @@ class LiveGame:
     #: joined while the game was already running (a resume): `began` is estimated from
     #: the first clocks the server sends
     joined_late: bool = False
+    #: the moves played, in server notation
     moves: list[str] = attrs.field(factory=list)
+    #: the record's comment after each move (our engine's score, depth and time; None
+    #: for the opponent's moves)
+    comments: list[str | None] = attrs.field(factory=list)
     awaiting_replay: bool = False
     move_in_flight: str | None = None
     rejected: set[str] = attrs.field(factory=set)
     failures: int = 0
     resigned: bool = False
+    #: begun before the login burst was over and not yet resumed by the server: a game
+    #: the server never resumes was not ours
+    unconfirmed: bool = False
+    #: the lines of this game a server may repeat without end (draw offers, undo
+    #: requests), each said once
+    said: Repeats = attrs.field(factory=Repeats)
 
     @classmethod
     def begin(
@@ -60,13 +73,15 @@ class LiveGame:
             *(start.game_id, start.white, start.black, start.size, start.size),
             *(start.time, inc, start.komi, start.color),
         )
-        return cls(start, inc * 1000, game, [clock, clock], now, late, wall, joined_late=late)
+        clocks = [clock, clock]
+        return cls(start, inc * 1000, game, clocks, now, late, wall, late, unconfirmed=late)
 
     def replayed(self, game: Game[Any]) -> None:
         """The server replays this game from its start (to `game`, its start position)."""
         log.info("game %d is being replayed by the server", self.start.game_id)
         self.game = game
         self.moves.clear()
+        self.comments.clear()
         self.resuming = True
         self.awaiting_replay = False
 
@@ -101,9 +116,15 @@ class LiveGame:
         self.clock_at = now
         self.move_in_flight = None
 
+    def played(self, move: str, comment: str | None = None) -> None:
+        """A move (server notation) was played in `game`; `comment` goes into the record."""
+        self.moves.append(move)
+        self.comments.append(comment)
+
     def take_back(self) -> str:
         """Undo the last move (an undo both sides agreed to); its server text."""
         self.game.undo()
+        self.comments.pop()
         return self.moves.pop()
 
     def refused(self) -> str:
@@ -159,6 +180,22 @@ def play_server_move(game: Game[Any], move: ServerMove) -> Any:
     return game.history[-1]
 
 
+#: the results that are a win of white, of black
+WHITE_WINS = ("R-0", "F-0", "1-0")
+BLACK_WINS = ("0-R", "0-F", "0-1")
+_WIN_BY = {"R": " by road", "F": " on flats"}
+
+
+def result_words(result: str, seat: int) -> str:
+    """`R-0, we won by road` (for the bot in `seat`, 0 white): a server result in words."""
+    how = next((_WIN_BY[c] for c in result if c in _WIN_BY), "")
+    if result in (WHITE_WINS, BLACK_WINS)[seat]:
+        return f"{result}, we won{how}"
+    if result in WHITE_WINS + BLACK_WINS:
+        return f"{result}, we lost{how}"
+    return f"{result}, a draw" if result == "1/2-1/2" else f"{result}, unfinished"
+
+
 def describe_info(info: Any) -> str:
     """` (depth 7, score cp 35)` from the engine's last informative info line."""
     if info is None:
@@ -196,30 +233,52 @@ def record_file_name(start: p.GameStart, began: datetime) -> str:
 
 def write_record(live: LiveGame, result: str, directory: Path, site: str) -> Path:
     """Write a finished game as a PTN file with playtak's tags; its path."""
-    record = ptn_record(live, result, site)
+    text = ptn_record(live, result, site)
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / record_file_name(live.start, live.began)
-    path.write_text(record.text(), encoding="utf-8")
+    name = record_file_name(live.start, live.began)
+    for number in itertools.count(1):
+        # created exclusively: a name taken (a server restart reuses game ids) gets -2, -3
+        path = directory / (name if number == 1 else name.replace(".ptn", f"-{number}.ptn"))
+        try:
+            handle = open(path, "x", encoding="utf-8")  # noqa: SIM115
+        except FileExistsError:
+            continue
+        try:
+            with handle:
+                handle.write(text)
+        except BaseException:
+            path.unlink(missing_ok=True)  # no half record: the retry writes it whole
+            raise
+        break
     log.info("wrote %s", path)
     return path
 
 
-def ptn_record(live: LiveGame, result: str, site: str) -> PtnGame:
-    """The PTN record of a finished game with playtak's tags."""
+def ptn_record(live: LiveGame, result: str, site: str) -> str:
+    """The PTN text of a finished game with playtak's tags, our engine's score, depth
+    and time after each of our moves (as `tei match` writes them)."""
     start = live.start
-    minutes, seconds = divmod(start.time or 0, 60)
-    tags = {
-        "Site": site,
-        "Event": "Online Play",
-        "Date": live.began.strftime("%Y.%m.%d"),
-        "Time": live.began.strftime("%H:%M:%S"),
-        "Player1": start.white,
-        "Player2": start.black,
-        "Clock": f"{minutes}:{seconds:02d} +{live.inc_ms // 1000}",
-        "PlayTakID": str(start.game_id),
-        "Result": result,
-    }
-    record = PtnGame.from_game(live.game, tags)  # type: ignore[arg-type]
-    record.result = result
-    record.set_tag("Result", result)
-    return record
+    minutes, seconds = divmod(max(0, start.time or 0), 60)
+    flats, caps = start.pieces
+    tags = [
+        ("Site", site),
+        ("Event", "Online Play"),
+        ("Date", live.began.strftime("%Y.%m.%d")),
+        ("Time", live.began.strftime("%H:%M:%S")),
+        ("Player1", start.white),
+        ("Player2", start.black),
+        ("Size", str(start.size)),
+        *([("Komi", komi_text(start.komi))] if start.komi else []),
+        ("Flats", str(flats)),
+        ("Caps", str(caps)),
+        ("Clock", f"{minutes}:{seconds:02d} +{max(0, live.inc_ms) // 1000}"),
+        ("PlayTakID", str(start.game_id)),
+        ("Result", result),
+    ]
+    history = live.game.history
+    comments = [*live.comments, *[None] * len(history)]
+    notes = [
+        MoveNote(live.game.format_action(action), comments[ply], ply % 2)
+        for ply, action in enumerate(history)
+    ]
+    return GameRecord("tak", tuple(tags), tuple(notes), result).render()

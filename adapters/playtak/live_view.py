@@ -11,12 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from adapters.playtak.live_game import LiveGame, ptn_record
+from adapters.playtak.live_game import BLACK_WINS, WHITE_WINS, LiveGame, ptn_record
 from adapters.stream.announce import engine_info, game_over, game_started, move_played
 from adapters.stream.events import Event, StandingRow, Standings
-
-_WHITE_WINS = ("R-0", "F-0", "1-0")
-_BLACK_WINS = ("0-R", "0-F", "0-1")
 
 
 class BridgeWatch:
@@ -98,7 +95,7 @@ class BridgeWatch:
                 termination,
                 reason,
                 live.game.ply,
-                ptn_record(live, result, self.site).text(),
+                ptn_record(live, result, self.site),
                 (start.white, start.black),
                 str(start.game_id),
             )
@@ -107,8 +104,8 @@ class BridgeWatch:
         self._standings()
 
     def _standings(self) -> None:
-        wins = sum(1 for seat, r in self.results if r in (_WHITE_WINS, _BLACK_WINS)[seat])
-        losses = sum(1 for seat, r in self.results if r in (_BLACK_WINS, _WHITE_WINS)[seat])
+        wins = sum(1 for seat, r in self.results if r in (WHITE_WINS, BLACK_WINS)[seat])
+        losses = sum(1 for seat, r in self.results if r in (BLACK_WINS, WHITE_WINS)[seat])
         draws = sum(1 for _, r in self.results if r == "1/2-1/2")
         row = StandingRow(
             self.name or "bot", len(self.results), wins + draws / 2, wins, draws, losses

@@ -22,7 +22,9 @@ import attrs
 import trio
 
 from adapters.playtak import protocol as p
+from adapters.playtak.commands import NAME_RE, PASSWORD_RE
 from adapters.playtak.errors import PlaytakError
+from adapters.playtak.repeats import Repeats
 from adapters.playtak.transport import (
     DEFAULT_CONNECT,
     DEFAULT_SERVER,
@@ -58,6 +60,33 @@ class Credentials:
         if self.user is None:
             return p.LoginGuest(self.guest_token)
         return p.Login(self.user, self.password or "")
+
+    def problem(self) -> str | None:
+        """Why the server would refuse this login before checking it (a user name or a
+        password of the wrong shape; the password itself is never shown), or None."""
+        if self.user is None:
+            return None
+        if not NAME_RE.fullmatch(self.user):
+            return f"the user name {self.user!r}: playtak takes {NAME_RULE}"
+        if not PASSWORD_RE.fullmatch(self.password or ""):
+            shape = f"{len(self.password or '')} characters" + (
+                " with a space" if any(c.isspace() for c in self.password or "") else ""
+            )
+            return f"the password of {self.user} ({shape}): playtak takes {PASSWORD_RULE}"
+        return None
+
+    def __str__(self) -> str:
+        return "a guest" if self.user is None else repr(self.user)
+
+
+#: how many unreadable lines of each first word are logged
+UNREAD_LIMIT = 5
+UNREAD_SAID = f"up to {UNREAD_LIMIT} times per first word"
+
+
+#: the login shapes the server takes (commands.NAME_RE and PASSWORD_RE), in words
+NAME_RULE = "4 to 16 letters, digits or _, beginning with a letter"
+PASSWORD_RULE = "6 to 50 characters without spaces"
 
 
 @attrs.frozen
@@ -112,6 +141,8 @@ class Session:
         self._settle_pending = False
         self._early: list[p.ServerEvent] = []
         self._quitting = False
+        #: lines we cannot read, told apart by their first word: a few of each are logged
+        self._unread = Repeats(limit=UNREAD_LIMIT)
 
     @property
     def connected(self) -> bool:
@@ -193,10 +224,9 @@ class Session:
             line = await transport.receive_line()
             log.debug("< %s", line)
             event = p.parse_server_line(line)
-            if isinstance(event, p.Unknown):
-                log.info(
-                    "ignored server line %r%s", line, f" ({event.reason})" * bool(event.reason)
-                )
+            if isinstance(event, p.Unknown) and self._unread.first(line.split(" ", 1)[0][:20]):
+                why = f" ({event.reason})" * bool(event.reason)
+                log.info("ignored server line %r%s (said %s)", line, why, UNREAD_SAID)
             return event
         raise TransportClosed(f"nothing from the server for {timeout:.0f} s")
 
@@ -233,7 +263,10 @@ class Session:
                 elif isinstance(event, p.AuthFailure):
                     raise SessionEnded(f"login as {self.credentials.user!r}: wrong password")
                 elif isinstance(event, p.Nok):
-                    raise SessionEnded(f"login refused for {login!r} (name or password malformed)")
+                    raise SessionEnded(
+                        f"the server refused the login of {self.credentials} (NOK: it takes a "
+                        f"user name of {NAME_RULE} and a password of {PASSWORD_RULE})"
+                    )
                 elif not isinstance(event, p.Unknown):
                     self._early.append(event)  # e.g. a resumed game replayed before the welcome
             log.info("logged in as %s", self.name)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import re
 import ssl
 from abc import ABC, abstractmethod
 from collections import deque
@@ -98,6 +99,19 @@ class ConnectSettings:
 DEFAULT_CONNECT = ConnectSettings()
 
 
+#: a host name or an IP address (IPv6 without its brackets)
+_HOST = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")
+#: `host:port` without a scheme (read as TCP)
+_BARE_ADDRESS = re.compile(r"([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):[0-9]+")
+
+
+def _bad_url(url: str, why: str) -> BadServerURL:
+    return BadServerURL(
+        f"bad server address {url!r} ({why}): use wss://host/ws, ws://host:port/ws "
+        "or tcp://host:port"
+    )
+
+
 @attrs.frozen
 class ServerAddress:
     scheme: str  # "tcp", "ws" or "wss"
@@ -108,23 +122,29 @@ class ServerAddress:
     @classmethod
     def parse(cls, url: str) -> ServerAddress:
         """`wss://playtak.com/ws`, `ws://127.0.0.1:9999/ws`, `tcp://playtak.com:10000`,
-        or `host:port` (TCP)."""
+        or `host:port` (TCP); anything else (`ws:/host/ws`, `wss//host/ws`, a TCP path,
+        a user or query part) raises BadServerURL naming it."""
         text = url.strip()
         if "://" not in text:
+            if not _BARE_ADDRESS.fullmatch(text):
+                raise _bad_url(url, "neither scheme://host nor host:port")
             text = "tcp://" + text
         try:
             parts = urlsplit(text)
             port = parts.port
         except ValueError as exc:
-            raise BadServerURL(f"bad server address {url!r}: {exc}") from None
+            raise _bad_url(url, str(exc)) from None
         scheme = parts.scheme.lower()
-        if scheme not in ("tcp", "ws", "wss") or not parts.hostname:
-            raise BadServerURL(
-                f"bad server address {url!r}: use wss://host/ws, ws://host:port/ws "
-                "or tcp://host:port"
-            )
+        if scheme not in ("tcp", "ws", "wss"):
+            raise _bad_url(url, f"scheme {parts.scheme!r}")
+        host = parts.hostname or ""
+        if not _HOST.fullmatch(host):
+            raise _bad_url(url, f"host {host!r}" if host else "no host")
+        extra = parts.username is not None or parts.query or parts.fragment
+        if extra or (scheme == "tcp" and parts.path not in ("", "/")):
+            raise _bad_url(url, "more than host[:port]" + ("" if scheme == "tcp" else "/path"))
         default = {"tcp": DEFAULT_TCP_PORT, "ws": 80, "wss": 443}[scheme]
-        return cls(scheme, parts.hostname, port or default, parts.path or "/ws")
+        return cls(scheme, host, port or default, parts.path or "/ws")
 
     def __str__(self) -> str:
         if self.scheme == "tcp":

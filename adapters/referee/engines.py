@@ -11,6 +11,7 @@ import trio
 
 from adapters.referee.clock import TimeControl
 from adapters.referee.errors import RefereeError
+from bots.registry import bot_name
 from tei.driver import Engine, EngineError, Transcript, open_engine, tei_command
 from tei.lines import printable
 from tei.seat import Launch
@@ -43,7 +44,8 @@ class EngineSpec:
     def builtin(cls, game: str, bot: str, **kwargs: Any) -> EngineSpec:
         """A built-in bot served by `tei engine` in a subprocess."""
         argv = tei_command("engine", "--game", game, "--bot", bot)
-        return cls(name=kwargs.pop("name", None) or bot, argv=argv, bot=bot, **kwargs)
+        name = kwargs.pop("name", None) or bot_name(bot)
+        return cls(name=name, argv=argv, bot=bot, **kwargs)
 
 
 def unique_names(engines: Sequence[EngineSpec], given: Sequence[bool]) -> tuple[EngineSpec, ...]:

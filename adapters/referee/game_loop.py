@@ -32,7 +32,7 @@ from adapters.referee.adjudication import Adjudicator, score_words
 from adapters.referee.clock import Clock, go_limits
 from adapters.referee.engines import EngineSpec
 from adapters.referee.openings import Opening
-from adapters.referee.records import GameRecord, MoveNote, labelled_notes, score_comment
+from adapters.referee.records import GameRecord, MoveNote, info_comment, labelled_notes
 from adapters.referee.schedule import Pairing
 from adapters.stream.announce import Publish, engine_info, game_started, move_played
 from rules.game import Game, Outcome
@@ -127,8 +127,7 @@ def _score(result: PlayResult) -> tuple[str | None, int | None, str | None]:
 
 
 def _comment(result: PlayResult) -> str:
-    info = result.info
-    return score_comment(*_score(result), info.depth if info is not None else None, result.elapsed)
+    return info_comment(result.info, result.elapsed)
 
 
 @attrs.frozen

@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from adapters.referee.adjudication import score_words
 from rules.game import RECORD_TAG_ORDER, Game
 from rules.registry import game_class
 
@@ -204,6 +205,13 @@ def score_comment(
         parts.append(f"{score}/{depth}" if depth is not None else score)
     parts.append(f"{elapsed_s:.2f}s")
     return " ".join(parts)
+
+
+def info_comment(info: Any, elapsed_s: float) -> str:
+    """`score_comment` of an engine's last informative `info` (None: none) and the
+    seconds its move took."""
+    words = score_words(getattr(info, "score", None))
+    return score_comment(*words, getattr(info, "depth", None), elapsed_s)
 
 
 class OrderedWriter:
