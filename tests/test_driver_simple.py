@@ -18,7 +18,9 @@ from tei.driver import (
     EngineTimeout,
     Limits,
     SimpleEngine,
+    Transcript,
 )
+from tei.transcript import TO_ENGINE
 
 BOT = [sys.executable, "-m", "tei", "engine", "--bot", "search"]
 MULTIPV = [sys.executable, str(Path(__file__).parent / "engines" / "multipv_tei.py")]
@@ -133,3 +135,11 @@ def test_analysis_ends_at_its_timeout() -> None:
         assert [i.depth for i in analysis] == [1]  # then nothing until the stop
         assert analysis.bestmove == "a1"
         assert engine.ping() >= 0
+
+
+def test_analyse_tells_the_engine_the_new_game_first() -> None:
+    transcript = Transcript()
+    with SimpleEngine.popen(fake("good"), transcript=transcript) as engine:
+        engine.analyse(TakGame.new({"size": "6"}), Limits(depth=1))
+    sent = [e.line for e in transcript if e.direction == TO_ENGINE]
+    assert sent.index("teinewgame 6") < sent.index("go depth 1")
