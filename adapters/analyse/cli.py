@@ -161,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
         return usage_error(
             "analyse", f"{state_path} exists: add --resume to continue it, or remove it"
         )
+    if previous is not None:
+        print(f"resuming {state_path}: {len(previous.evals)} positions done", file=sys.stderr)
     games = read_games(text, settings["game"], settings["rules"])
     for bad in games:
         if isinstance(bad, RecordError):
@@ -216,7 +218,9 @@ def run(args: argparse.Namespace) -> int:
                 on_eval=on_eval,
             )
         )
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        if not interrupted(exc):
+            raise
         progress.end()
         writer.close()
         print(
@@ -254,6 +258,13 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 1 if errors else 0
+
+
+def interrupted(exc: BaseException) -> bool:
+    """A Ctrl-C, alone or in trio's exception group (the workers stopped by it)."""
+    if isinstance(exc, BaseExceptionGroup):
+        return exc.split(KeyboardInterrupt)[1] is None
+    return isinstance(exc, KeyboardInterrupt)
 
 
 async def _probe(spec: EngineSpec, settings: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ writer (`adapters.analyse.writer`) inserts marks and comments at the offsets fou
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import attrs
@@ -45,6 +46,8 @@ class GameText:
     start: str | None
     actions: tuple[str, ...]
     spans: tuple[tuple[int, int], ...]
+    #: the result the record gives (its result token or `Result` tag), if any
+    result: str | None = None
 
     def player(self, seat: int) -> str:
         """The player's name from its `Player1`, `Player2`, ... tag (else `Player N`)."""
@@ -125,8 +128,12 @@ def _game_text(
         spans.append(where)
     if not actions:
         raise RecordError(number, record.line, "no moves")
+    result = _tag(record.tags, "result")
+    if game == "tak":  # the PTN reader knows the result token too
+        with contextlib.suppress(GameError):
+            result = PtnGame.parse(text[offsets[record.line - 1] : body_end]).result or result
     return GameText(
-        number, record.line, dict(record.tags), wanted, start, tuple(actions), tuple(spans)
+        number, record.line, dict(record.tags), wanted, start, tuple(actions), tuple(spans), result
     )
 
 

@@ -120,7 +120,7 @@ def summarise(
         "game": record.number,
         "line": record.line,
         "plies": len(record.actions),
-        "result": final.code if final is not None else None,
+        "result": record.result or (final.code if final is not None else None),
         "unanalysed": sum(1 for v in verdicts if v.loss is None),
         "players": seats,
         "turns": turns,
