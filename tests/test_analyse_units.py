@@ -132,10 +132,14 @@ def test_tak_roads_missed_and_walked_into() -> None:
     before = TakGame.from_position_string("x5/x5/x5/1,1,1,x2/2,2,2,2,x 1 5")
     after = before.copy()
     after.play_text("a5")
-    assert threats.notes(before, after) == ["walked into road in one"]
+    assert threats.notes(before, after) == ["did not stop road in one"]
     blocked = before.copy()
     blocked.play_text("e1")
     assert threats.notes(before, blocked) == []
+    before = TakGame.from_position_string("x5/x5/x5/2,2,2,1,2/1,1,1,x2 1 5")
+    after = before.copy()
+    after.play_text("d2+")  # the stone that kept Black's road shut moves away
+    assert threats.notes(before, after) == ["walked into road in one"]
 
 
 def test_annotate_keeps_everything_and_a_players_own_mark() -> None:

@@ -3,8 +3,9 @@
 For the move from `before` to `after` (`rules.tak.tinue`): the mover **missed** a road in
 one (a win in one) or a road in two (a tinue within 3 plies) it had, unless the move keeps
 the win; it **walked into** one when the opponent has it after the move and the mover was
-not already lost before it. A tinue the engine claims (a proven win in N plies) is
-confirmed by the solver (threat moves only, within a budget) before it is told.
+not already lost before it ("did not stop" a road in one the opponent threatened already).
+A tinue the engine claims (a proven win in N plies) is confirmed by the solver (threat
+moves only, within a budget) before it is told.
 """
 
 from __future__ import annotations
@@ -57,7 +58,10 @@ def notes(before: TakGame, after: TakGame, claim: int | None = None) -> list[str
         out.append(f"missed tinue in {claim}")
     if after.result is None and not is_tinue(before, 4):
         if win_in_one(after.fast_board()) is not None:
-            out.append(f"walked into {_win_name(after)} in one")
+            board = before.fast_board()
+            threatened = board.ply >= 2 and road_in_one(board, 1 - mover) is not None
+            verb = "did not stop" if threatened else "walked into"
+            out.append(f"{verb} {_win_name(after)} in one")
         elif _tinue(after, 3):
             out.append("walked into road in two")
     return out
