@@ -25,9 +25,14 @@ def test_the_driver_page_has_examples() -> None:
     assert len(examples("driver.md")) >= 2
 
 
-@pytest.mark.parametrize("index", range(len(examples("driver.md"))))
-def test_driver_example_runs(index: int, tmp_path: Path) -> None:
-    code = ENGINE_RE.sub(f"ENGINE = {BOT!r}", examples("driver.md")[index])
+RUNNABLE = [
+    (page, index) for page in ("driver.md", "analyse.md") for index in range(len(examples(page)))
+]
+
+
+@pytest.mark.parametrize(("page", "index"), RUNNABLE)
+def test_example_runs(page: str, index: int, tmp_path: Path) -> None:
+    code = ENGINE_RE.sub(f"ENGINE = {BOT!r}", examples(page)[index])
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path
     )

@@ -57,7 +57,7 @@ def review(
         told: list[str] = []
         if isinstance(before, TakGame) and isinstance(after_state, TakGame):
             told = threats.notes(before, after_state, _claim(found))
-        severe = any(note.startswith(("missed", "walked")) for note in told)
+        severe = any(note.startswith(("missed", "walked", "did not")) for note in told)
         verdict = judge(
             found,
             after,
