@@ -3,11 +3,13 @@ the state file."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
 
 from adapters.analyse import threats
+from adapters.analyse.cli import Progress
 from adapters.analyse.judge import Eval, Thresholds, comment, judge
 from adapters.analyse.records import GameText, RecordError, positions, read_games
 from adapters.analyse.state import StateError, StateWriter, read_state
@@ -178,3 +180,32 @@ def test_a_state_file_of_something_else_is_refused(tmp_path: Path) -> None:
     path.write_text('{"kind":"analyse","version":1}\n{"kind":"eval","game":"x"}\n')
     with pytest.raises(StateError, match=":2: not an eval line"):
         read_state(path)
+
+
+def test_a_tinue_the_engine_claims_is_confirmed_by_the_solver() -> None:
+    before = TakGame.from_position_string("1,2,1,x2/2,x3,1C/x5/22C,1S,1,x2/2,1,1,2S,x 2 9")
+    quiet, kept = before.copy(), before.copy()
+    quiet.play_text("e3")
+    kept.play_text("b5<")  # the first move of the tinue
+    assert threats.notes(before, quiet, claim=5) == ["missed tinue in 5"]
+    assert threats.notes(before, kept, claim=5) == []
+    assert threats.notes(before, quiet) == []  # no claim: nothing beyond roads in two
+    empty = TakGame.from_position_string("x5/x5/x5/x5/1,2,x3 1 2")
+    after = empty.copy()
+    after.play_text("e5")
+    assert threats.notes(empty, after, claim=5) == []  # a claim the solver refutes
+
+
+def test_progress_bar_on_a_terminal_only() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen, plain = Terminal(), io.StringIO()
+    for stream in (screen, plain):
+        progress = Progress(4, stream)
+        progress.step()
+        progress.line("game 1 (line 1): 2 plies")
+        progress.end()
+    assert "\r[#######-----------------------] 1/4 positions" in screen.getvalue()
+    assert plain.getvalue() == "game 1 (line 1): 2 plies\n"
