@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import threading
 from collections.abc import Iterator
@@ -143,3 +145,25 @@ def test_analyse_tells_the_engine_the_new_game_first() -> None:
         engine.analyse(TakGame.new({"size": "6"}), Limits(depth=1))
     sent = [e.line for e in transcript if e.direction == TO_ENGINE]
     assert sent.index("teinewgame 6") < sent.index("go depth 1")
+
+
+def test_an_interrupted_call_leaves_the_engine_usable() -> None:
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("a Ctrl-C reaches the main thread only")
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        pytest.skip("SIGINT is not Python's KeyboardInterrupt here")
+    with SimpleEngine.popen(fake("until-stop")) as engine:
+        timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            engine.play(PlaceGame(5), Limits(infinite=True), timeout=30)
+        assert engine.ping() >= 0  # not "in use by another task"
+        assert engine.play(PlaceGame(5), Limits(movetime=50), timeout=5).text == "a1"
+
+
+def test_another_call_ends_an_analysis_left_open() -> None:
+    with SimpleEngine.popen(fake("good")) as engine:
+        analysis = engine.analysis(PlaceGame(5))
+        assert next(analysis).depth == 1
+        assert engine.play(PlaceGame(5), Limits(movetime=50)).text == "a1"
+        assert list(analysis) == [] and analysis.bestmove == "a1"

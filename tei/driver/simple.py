@@ -33,6 +33,9 @@ from tei.transcript import Transcript
 
 T = TypeVar("T")
 
+#: seconds an interrupted call waits for its job to wind down (the search stopped)
+INTERRUPT_WAIT = 5.0
+
 #: the option an engine declares when it can report several lines (`info multipv N`)
 MULTIPV = "MultiPV"
 
@@ -128,20 +131,35 @@ class SimpleEngine:
 
     def _call(self, job: Callable[[Engine], Awaitable[T]], timeout: float | None = None) -> T:
         """Run `job(engine)` in the engine's trio loop and return its result (its error is
-        raised here); with `timeout`, EngineTimeout when it takes longer."""
+        raised here); with `timeout`, EngineTimeout when it takes longer. A caller
+        interrupted meanwhile (Ctrl-C in a notebook) cancels the job and waits for it."""
         with self._lock:
-            engine = self._engine
-            if self._closed or engine is None or self._token is None:
+            engine, token = self._engine, self._token
+            if self._closed or engine is None or token is None:
                 raise RuntimeError("the engine is closed")
+            scope = trio.CancelScope()
+            ended = threading.Event()
 
             async def run() -> T:
-                if timeout is None:
-                    return await job(engine)
-                with trio.move_on_after(timeout):
-                    return await job(engine)
-                raise EngineTimeout(engine.name, timeout, 0.0, engine.stderr)
+                try:
+                    with scope:
+                        if timeout is None:
+                            return await job(engine)
+                        with trio.move_on_after(timeout):
+                            return await job(engine)
+                        raise EngineTimeout(engine.name, timeout, 0.0, engine.stderr)
+                    raise RuntimeError("the call was interrupted")
+                finally:
+                    ended.set()
 
-            return trio.from_thread.run(run, trio_token=self._token)
+            try:
+                return trio.from_thread.run(run, trio_token=token)
+            except BaseException:
+                if not ended.is_set():  # interrupted here, not by the job's own error
+                    with contextlib.suppress(trio.RunFinishedError):
+                        trio.from_thread.run_sync(scope.cancel, trio_token=token)
+                    ended.wait(INTERRUPT_WAIT)
+                raise
 
     # ---- facts ----------------------------------------------------------------------------
     @property
@@ -264,7 +282,8 @@ def _bounded(limits: Limits) -> bool:
 class SimpleAnalysis:
     """The iterator of `SimpleEngine.analysis`: `Info` as the engine sends them; after the
     search ended (by its limits, `stop()` or leaving the `with` block) `bestmove` holds its
-    move. The engine takes no other call until the analysis is over."""
+    move. Any other call on the engine (from this thread or another) ends the analysis
+    first, as the driver does: the iteration then ends."""
 
     def __init__(
         self,
@@ -283,12 +302,9 @@ class SimpleAnalysis:
         self._deadline: float | None = None
         self.bestmove: str | None = None
         self.last: Info | None = None
-        self._held = False
 
     def _begin(self) -> Analysis:
         if self._analysis is None:
-            self._owner._lock.acquire()
-            self._held = True
 
             async def start(engine: Engine) -> Analysis:
                 await engine.prepare(self._game, self._rules)
@@ -298,17 +314,8 @@ class SimpleAnalysis:
                     self._deadline = trio.current_time() + self._timeout
                 return analysis
 
-            try:
-                self._analysis = self._owner._call(start)
-            except BaseException:
-                self._release()
-                raise
+            self._analysis = self._owner._call(start)
         return self._analysis
-
-    def _release(self) -> None:
-        if self._held:
-            self._held = False
-            self._owner._lock.release()
 
     def __iter__(self) -> Iterator[Info]:
         return self
@@ -316,7 +323,7 @@ class SimpleAnalysis:
     def __next__(self) -> Info:
         analysis = self._begin()
         if analysis.done:
-            self._finish(analysis)
+            self.bestmove = analysis.bestmove
             raise StopIteration
 
         async def step(engine: Engine) -> Info | None:
@@ -329,31 +336,21 @@ class SimpleAnalysis:
             await analysis.stop()
             return None
 
-        try:
-            info = self._owner._call(step)
-        except BaseException:
-            self._release()
-            raise
+        info = self._owner._call(step)
         if info is None:
-            self._finish(analysis)
+            self.bestmove = analysis.bestmove
             raise StopIteration
         self.last = info
         return info
 
-    def _finish(self, analysis: Analysis) -> None:
-        self.bestmove = analysis.bestmove
-        self._release()
-
     def stop(self) -> str | None:
         """End the search (`stop`, then its `bestmove` is read); the best move."""
         analysis = self._analysis
-        if analysis is None or not self._held:
-            return self.bestmove
-        try:
-            if not analysis.done:
+        if analysis is not None and analysis.started and not analysis.done:
+            with contextlib.suppress(RuntimeError):  # the engine was closed meanwhile
                 self._owner._call(lambda engine: analysis.stop())
-        finally:
-            self._finish(analysis)
+        if analysis is not None:
+            self.bestmove = analysis.bestmove
         return self.bestmove
 
     def __enter__(self) -> SimpleAnalysis:
