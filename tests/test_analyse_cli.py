@@ -158,3 +158,32 @@ def test_trike_and_traxit_records_with_their_engines(tmp_path: Path) -> None:
         text = out.read_text()
         assert stripped(text) == record
         assert text.count("{eval ") == moves
+
+
+def test_a_position_is_retried_on_a_fresh_engine(tmp_path: Path) -> None:
+    games, out, count = tmp_path / "games.ptn", tmp_path / "out.ptn", tmp_path / "started"
+    games.write_text(PLACEMENTS)
+    # the first process (the check before the analysis) and the third are good; the
+    # second crashes on its first search
+    script = (
+        f"n=$(cat {count} 2>/dev/null || echo 0); echo $((n+1)) > {count};"
+        f' if [ "$n" = 1 ]; then exec {sys.executable} {FAKE} --crash-on go;'
+        f" else exec {sys.executable} {FAKE}; fi"
+    )
+    done = tei(
+        "analyse",
+        str(games),
+        "--engine",
+        "cmd=sh",
+        "arg=-c",
+        f"arg={script}",
+        "--limit",
+        "st=0.2",
+        "--out",
+        str(out),
+    )
+    assert done.returncode == 0, done.stderr
+    assert count.read_text().strip() == "3"
+    text = out.read_text()
+    assert text.count("{eval ") == 10 and "unanalysed" not in text
+    assert not Path(str(out) + ".state").exists()
