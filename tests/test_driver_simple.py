@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from engines.procs import alive, fake, fake_processes
+from engines.procs import alive, fake, fake_processes, wait_dead
 from engines.toy_game import PlaceGame
 
 from rules.tak.game import TakGame
@@ -167,3 +168,19 @@ def test_another_call_ends_an_analysis_left_open() -> None:
         assert next(analysis).depth == 1
         assert engine.play(PlaceGame(5), Limits(movetime=50)).text == "a1"
         assert list(analysis) == [] and analysis.bestmove == "a1"
+
+
+def test_no_process_left_by_a_script_that_never_closes(tmp_path: Path) -> None:
+    script = tmp_path / "script.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "from engines.procs import fake\n"
+        "from tei.driver import SimpleEngine\n"
+        "engine = SimpleEngine.popen(fake('good'))\n"
+        "print(engine.engine.pid, flush=True)\n"
+        "raise SystemExit('the script fails before closing')\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1 and "fails before closing" in done.stderr
+    wait_dead(int(done.stdout), 5.0)
