@@ -187,3 +187,42 @@ def test_a_position_is_retried_on_a_fresh_engine(tmp_path: Path) -> None:
     text = out.read_text()
     assert text.count("{eval ") == 10 and "unanalysed" not in text
     assert not Path(str(out) + ".state").exists()
+
+
+def test_bad_input_is_named_and_nothing_is_written(tmp_path: Path) -> None:
+    games, out = tmp_path / "games.ptn", tmp_path / "out.ptn"
+    games.write_text(PLACEMENTS)
+    base = ("analyse", str(games), "--out", str(out))
+    cases = [
+        (("--engine", "bot=search", "--limit", "tc=10+0"), "--limit takes st=SECONDS"),
+        (("--engine", "bot=search", "--limit", "nodes=0"), "nodes=0 must be positive"),
+        (("--engine", "bot=search", "--mistake", "400"), "--inaccuracy <= --mistake"),
+        (("--engine", "bot=search", "--concurrency", "0"), "must be 1..256, not 0"),
+        (("--engine", "cmd=/nonexistent/engine"), "did not start"),
+        (("--engine", "bot=search", "option.Nope=1"), "has no option 'Nope'"),
+    ]
+    for extra, message in cases:
+        done = tei(*base, *extra)
+        assert done.returncode == 2 and message in done.stderr, (extra, done.stderr)
+    missing = tei("analyse", str(tmp_path / "none.ptn"), "--engine", "bot=search", "--out", "o")
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    assert not out.exists() and not Path(str(out) + ".state").exists()
+
+
+def test_resume_refuses_a_changed_games_file(tmp_path: Path) -> None:
+    games, out = tmp_path / "games.ptn", tmp_path / "out.ptn"
+    games.write_text(PLACEMENTS)
+    state = Path(str(out) + ".state")
+    settings = {
+        "games": str(games.resolve()),
+        "game": "tak",
+        "rules": {},
+        "engine": ["bot=search"],
+        "limit": ["st=0.5"],
+    }
+    state.write_text(
+        json.dumps({"kind": "analyse", "version": 1, "settings": settings, "input_sha256": "0"})
+        + "\n"
+    )
+    done = tei("analyse", str(games), "--engine", "bot=search", "--out", str(out), "--resume")
+    assert done.returncode == 2 and "changed since" in done.stderr

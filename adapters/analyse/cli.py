@@ -17,10 +17,10 @@ from adapters.analyse.review import review, summary_line, wanted
 from adapters.analyse.runner import Job, analyse_positions
 from adapters.analyse.state import AnalyseState, StateWriter, read_state
 from adapters.analyse.writer import annotate, spans_notes
-from adapters.referee.config import engine_spec, parse_engine_words
+from adapters.referee.config import MAX_CONCURRENCY, engine_spec, parse_engine_words
 from adapters.referee.engines import EngineSpec, MatchError, probe_engines
 from tei.driver import Limits
-from tei.numbers_cli import POSITIVE_SECONDS, add_count, int_in
+from tei.numbers_cli import POSITIVE_SECONDS, int_in
 from tei.options_cli import add_game_options, checked_game_options, set_epilog, usage_error
 
 EPILOG = """\
@@ -54,7 +54,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--out", required=True, metavar="OUT", help="the annotated records")
     parser.add_argument("--json", metavar="FILE", help="a summary per game and player")
-    add_count(parser, "--concurrency", 1, "engine processes at once (default 1)", default=1)
+    parser.add_argument(
+        "--concurrency",
+        type=int_in(1, MAX_CONCURRENCY),
+        default=1,
+        metavar="N",
+        help=f"engine processes at once, 1..{MAX_CONCURRENCY} (default 1)",
+    )
     parser.add_argument(
         "--timeout",
         type=POSITIVE_SECONDS,
