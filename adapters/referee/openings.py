@@ -66,27 +66,36 @@ _NUMBER_RE = re.compile(r"^\d+\.+$")
 _SET_ROUND_RE = re.compile(r"^\d+\.\d+$")
 _NUMBER_PREFIX_RE = re.compile(r"^\d+\.+(?=\S)")
 _TAG_RE = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
-_COMMENT_RE = re.compile(r"\{[^}]*\}")
 
 
-def move_tokens(text: str) -> tuple[str, ...]:
-    """Actions of a move text: comments, move numbers, seat labels (`R:`) and result
-    tokens removed."""
-    text = _COMMENT_RE.sub(" ", text)
+_WORD_RE = re.compile(r"\{[^}]*\}|[^\s{]+")
+
+
+def move_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, action) of every action of a move text: the word's offsets in `text`
+    (with its move number prefix and marks) and the action without them. Comments, move
+    numbers, seat labels (`R:`) and result tokens are skipped."""
     out = []
-    for word in text.split():
+    for match in _WORD_RE.finditer(text):
+        word = match.group()
         if (
-            _NUMBER_RE.match(word)
+            word.startswith("{")
+            or _NUMBER_RE.match(word)
             or _SET_ROUND_RE.match(word)
             or _RESULT_RE.match(word)
             or word.endswith(":")
         ):
             continue
-        word = _NUMBER_PREFIX_RE.sub("", word)
-        word = word.rstrip("'!?\"")
-        if word:
-            out.append(word)
-    return tuple(out)
+        action = _NUMBER_PREFIX_RE.sub("", word).rstrip("'!?\"")
+        if action:
+            out.append((match.start(), match.end(), action))
+    return out
+
+
+def move_tokens(text: str) -> tuple[str, ...]:
+    """Actions of a move text: comments, move numbers, seat labels (`R:`) and result
+    tokens removed."""
+    return tuple(action for _, _, action in move_spans(text))
 
 
 def _book_lines(lines: Iterable[str], name: str) -> Iterator[tuple[str, str]]:
@@ -126,6 +135,9 @@ class RecordText:
     moves: tuple[str, ...]
     line: int
     comments: tuple[str, ...] = ()
+    #: the first line of its move text and the line after the record (1-based)
+    body_line: int = 0
+    end_line: int = 0
 
 
 _COMMENT_TEXT_RE = re.compile(r"\{([^}]*)\}")
@@ -136,29 +148,31 @@ def read_records(text: str) -> list[RecordText]:
     out: list[RecordText] = []
     tags: dict[str, str] = {}
     body: list[str] = []
-    start_line = 1
+    start_line = body_line = 1
 
-    def close() -> None:
+    def close(end_line: int) -> None:
         joined = " ".join(body)
         moves = move_tokens(joined)
         if tags or moves:
             comments = tuple(_COMMENT_TEXT_RE.findall(joined))
-            out.append(RecordText(dict(tags), moves, start_line, comments))
+            out.append(RecordText(dict(tags), moves, start_line, comments, body_line, end_line))
 
+    number = 0
     for number, line in enumerate(text.splitlines(), 1):
         match = _TAG_RE.match(line)
         if match:
             if body:
-                close()
+                close(number)
                 tags, body = {}, []
             if not tags:
                 start_line = number
             tags[match[1]] = re.sub(r"\\(.)", r"\1", match[2])
+            body_line = number + 1
         elif line.strip():
             if not tags and not body:
-                start_line = number
+                start_line = body_line = number
             body.append(line)
-    close()
+    close(number + 1)
     return out
 
 

@@ -185,6 +185,17 @@ def labelled_notes(game: Game[Any], notes: Sequence[MoveNote]) -> list[MoveNote]
     return out + list(notes[len(out) :])
 
 
+def score_text(kind: str | None, value: int | None, bound: str | None) -> str:
+    """`+0.35` (TEI `score cp` / 100), `+W5`/`-L5`/`=D5` (a proven win, loss or draw in 5
+    plies; `+W` when the engine gives no plies), or "" for no score."""
+    if kind == "cp" and value is not None:
+        return f"{value / 100:+.2f}"
+    if kind == "solved":
+        mark = {"win": "+W", "loss": "-L", "draw": "=D"}.get(bound or "", "?")
+        return mark if value is None else f"{mark}{value}"
+    return ""
+
+
 def score_comment(
     score_kind: str | None,
     score_value: int | None,
@@ -195,12 +206,7 @@ def score_comment(
     """`+0.35/12 0.12s`, `+W5/12 0.12s`, `0.12s`: the engine's score (with its depth)
     when it reported one, and the time."""
     parts = []
-    score = ""
-    if score_kind == "cp" and score_value is not None:
-        score = f"{score_value / 100:+.2f}"
-    elif score_kind == "solved" and score_value is not None:
-        mark = {"win": "+W", "loss": "-L", "draw": "=D"}.get(bound or "", "?")
-        score = f"{mark}{score_value}"
+    score = score_text(score_kind, score_value, bound)
     if score:
         parts.append(f"{score}/{depth}" if depth is not None else score)
     parts.append(f"{elapsed_s:.2f}s")

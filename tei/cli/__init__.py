@@ -20,6 +20,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "check": ("tei.check_cli", "check a TEI engine for protocol compliance"),
     "perft": ("tei.cli.perft", "count leaf nodes of the move tree (rules self-test)"),
     "show": ("tei.cli.show", "print a position as a board picture"),
+    "analyse": ("adapters.analyse.cli", "annotate finished games with an engine's judgement"),
     "playtak": ("adapters.playtak.cli", "play on a playtak.com-style server with an engine"),
     "serve": ("adapters.web.tei_serve_cli", "serve an engine over websocket to browser GUIs"),
 }

@@ -31,6 +31,8 @@ from tei.driver.launch import open_engine as open_engine
 from tei.driver.launch import tei_command as tei_command
 from tei.driver.limits import Limits as Limits
 from tei.driver.options import declared_refusal as declared_refusal
+from tei.driver.simple import SimpleAnalysis as SimpleAnalysis
+from tei.driver.simple import SimpleEngine as SimpleEngine
 from tei.errors import TeiError as TeiError
 from tei.protocol_messages import MAX_COUNT as MAX_COUNT
 from tei.protocol_messages import MAX_TIME_MS as MAX_TIME_MS

@@ -349,6 +349,30 @@ class Engine:
             await self.send(message)
         await self.ping(timeout)
 
+    @_exclusive
+    async def prepare(
+        self,
+        game: Game[Any],
+        rules: Mapping[str, str] | None = None,
+        *,
+        game_key: object = None,
+        timeout: float = 10.0,
+    ) -> bool:
+        """Send a new game for `game` when the game, `rules` or `game_key` differ from the
+        new game last told (what `play` does first; call it before `analyse`). Returns
+        whether one was sent."""
+        await self._finish_analysis()
+        return await self._prepare(game, rules, game_key, timeout)
+
+    async def _prepare(
+        self, game: Game[Any], rules: Mapping[str, str] | None, game_key: object, timeout: float
+    ) -> bool:
+        told = self._settings(game, rules)
+        if self.connection.was_told(told, game_key):
+            return False
+        await self._new_game(told, game_key, timeout)
+        return True
+
     def position_message(self, game: Game[Any]) -> Position:
         """`position startpos|tps ... moves ...` for a game (canonical action texts)."""
         return Position(game.start_position, tuple(game.history_text()))
@@ -395,9 +419,7 @@ class Engine:
         if game.name and game.name not in self.games:
             raise EngineOptionError(self.name, "Game", f"the engine does not play {game.name}")
         await self._drain()
-        told = self._settings(game, rules)
-        if not self.connection.was_told(told, game_key):
-            await self._new_game(told, game_key, timeout)
+        await self._prepare(game, rules, game_key, timeout)
         await self.send_stop()  # a search left running: its bestmove will be skipped
         position, go = self._search_messages(game, limits)
         if deadline is None and is_open_ended(go):
