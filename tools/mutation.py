@@ -123,15 +123,16 @@ def _compiled(module: str) -> list[Path]:
     return sorted(source.parent.glob(source.stem + ".*.so"))
 
 
-def _tool(*args: str, capture: bool = False) -> str:
-    program = Path(sys.executable).parent / args[0]
+def _program(name: str) -> Path:
+    program = Path(sys.executable).parent / name
     if not program.exists():
-        sys.exit(
-            f"{program} not found: pip install cosmic-ray (into the environment of {__file__})"
-        )
-    done = subprocess.run(
-        [str(program), *args[1:]], cwd=ROOT, check=True, capture_output=capture, text=True
-    )
+        sys.exit(f"{program} not found: pip install cosmic-ray (in the environment running this)")
+    return program
+
+
+def _tool(*args: str, capture: bool = False) -> str:
+    command = [str(_program(args[0])), *args[1:]]
+    done = subprocess.run(command, cwd=ROOT, check=True, capture_output=capture, text=True)
     return done.stdout or ""
 
 
@@ -157,13 +158,24 @@ def run(module: str, fresh: bool, timeout: float, sample: int | None, again: boo
     if again:
         _run_survivors_again(session)
     source = ROOT / module
-    original = source.read_bytes()
+    backup = WORK / (config.stem + ".orig")
+    if backup.exists():  # a run that was killed left its mutant in place
+        source.write_bytes(backup.read_bytes())
+    else:
+        backup.write_bytes(source.read_bytes())
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    proc = subprocess.Popen(
+        [str(_program("cosmic-ray")), "exec", str(config), str(session)], cwd=ROOT
+    )
     try:
-        _tool("cosmic-ray", "exec", str(config), str(session))
-    finally:  # an interrupted run leaves its mutant in place
-        if source.read_bytes() != original:
-            source.write_bytes(original)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait()
+        source.write_bytes(backup.read_bytes())
+        backup.unlink()
 
 
 def _annotations(module: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
