@@ -32,7 +32,11 @@ EQUIVALENT = ROOT / "tools" / "mutation_equivalent.txt"
 
 _REFEREE = "adapters/referee/"
 _HOST_TESTS = ("tests/test_engine_host_state.py",)
-_PROTOCOL_TESTS = ("tests/test_protocol.py", "tests/test_protocol_props.py")
+_PROTOCOL_TESTS = (
+    "tests/test_protocol.py",
+    "tests/test_protocol_props.py",
+    "tests/test_mutants_protocol.py",
+)
 _TAK_CORE = ("tests/test_tak_game.py", "tests/test_tak_move.py", "tests/test_tak_position.py")
 
 #: module -> the test files that exercise it (kept small: each mutant runs them all)
