@@ -43,7 +43,7 @@ _TAK_CORE = ("tests/test_tak_game.py", "tests/test_tak_move.py", "tests/test_tak
 TESTS: dict[str, tuple[str, ...]] = {
     "tei/host/state.py": (*_HOST_TESTS, "tests/test_mutants_host_state.py"),
     "tei/protocol.py": _PROTOCOL_TESTS,
-    "tei/protocol_messages.py": _PROTOCOL_TESTS,
+    "tei/protocol_messages.py": (*_PROTOCOL_TESTS, "tests/test_driver_connection.py"),
     _REFEREE + "schedule.py": ("tests/test_referee_pure.py",),
     _REFEREE + "clock.py": ("tests/test_referee_pure.py",),
     _REFEREE + "sprt.py": ("tests/test_referee_stats.py",),
