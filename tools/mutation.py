@@ -31,6 +31,7 @@ WORK = ROOT / ".mutation"
 EQUIVALENT = ROOT / "tools" / "mutation_equivalent.txt"
 
 _REFEREE = "adapters/referee/"
+_REFEREE_MUTANTS = "tests/test_mutants_referee.py"
 _HOST_TESTS = ("tests/test_engine_host_state.py",)
 _PROTOCOL_TESTS = (
     "tests/test_protocol.py",
@@ -44,13 +45,13 @@ TESTS: dict[str, tuple[str, ...]] = {
     "tei/host/state.py": (*_HOST_TESTS, "tests/test_mutants_host_state.py"),
     "tei/protocol.py": _PROTOCOL_TESTS,
     "tei/protocol_messages.py": (*_PROTOCOL_TESTS, "tests/test_driver_connection.py"),
-    _REFEREE + "schedule.py": ("tests/test_referee_pure.py",),
-    _REFEREE + "clock.py": ("tests/test_referee_pure.py",),
-    _REFEREE + "sprt.py": ("tests/test_referee_stats.py",),
-    _REFEREE + "stats.py": ("tests/test_referee_stats.py",),
-    _REFEREE + "records.py": ("tests/test_referee_records.py",),
-    _REFEREE + "resume.py": ("tests/test_referee_resume.py",),
-    _REFEREE + "adjudication.py": ("tests/test_referee_adjudication.py",),
+    _REFEREE + "schedule.py": ("tests/test_referee_pure.py", _REFEREE_MUTANTS),
+    _REFEREE + "clock.py": ("tests/test_referee_pure.py", _REFEREE_MUTANTS),
+    _REFEREE + "sprt.py": ("tests/test_referee_stats.py", _REFEREE_MUTANTS),
+    _REFEREE + "stats.py": ("tests/test_referee_stats.py", _REFEREE_MUTANTS),
+    _REFEREE + "records.py": ("tests/test_referee_records.py", _REFEREE_MUTANTS),
+    _REFEREE + "resume.py": ("tests/test_referee_resume.py", _REFEREE_MUTANTS),
+    _REFEREE + "adjudication.py": ("tests/test_referee_adjudication.py", _REFEREE_MUTANTS),
     "adapters/playtak/bridge_state.py": ("tests/test_playtak_bridge_state.py",),
     "adapters/playtak/bridge_events.py": (
         "tests/test_playtak_bridge_parts.py",
