@@ -18,3 +18,13 @@ from adapters.referee.schedule import ScheduleError, make_schedule
 def test_each_bad_schedule_number_is_refused_alone(kwargs: dict[str, int], words: str) -> None:
     with pytest.raises(ScheduleError, match=words):
         make_schedule(2, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_game_is_labelled_by_its_round_and_its_1_based_number() -> None:
+    sched = make_schedule(2, games=2, rounds=3)
+    assert [p.label for p in sched] == ["1.1", "1.2", "2.3", "2.4", "3.5", "3.6"]
+
+
+def test_every_group_of_every_round_gets_its_own_opening() -> None:
+    sched = make_schedule(2, games=6, rounds=3, openings=20)
+    assert [p.opening for p in sched] == [i // 2 for i in range(18)]
