@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from adapters.referee.clock import TimeControl, TimeControlError
 from adapters.referee.schedule import ScheduleError, make_schedule
 
 
@@ -28,3 +29,13 @@ def test_a_game_is_labelled_by_its_round_and_its_1_based_number() -> None:
 def test_every_group_of_every_round_gets_its_own_opening() -> None:
     sched = make_schedule(2, games=6, rounds=3, openings=20)
     assert [p.opening for p in sched] == [i // 2 for i in range(18)]
+
+
+def test_a_fixed_time_per_move_alone_has_no_clock_and_no_increment() -> None:
+    assert TimeControl.from_settings(st="0.5") == TimeControl(movetime_ms=500)
+
+
+@pytest.mark.parametrize("st", ["0", "0.0004"])
+def test_a_fixed_time_per_move_of_no_milliseconds_is_refused(st: str) -> None:
+    with pytest.raises(TimeControlError, match=f"st={st} gives no time"):
+        TimeControl.from_settings(st=st)
