@@ -33,6 +33,7 @@ def test_every_group_of_every_round_gets_its_own_opening() -> None:
 
 def test_a_fixed_time_per_move_alone_has_no_clock_and_no_increment() -> None:
     assert TimeControl.from_settings(st="0.5") == TimeControl(movetime_ms=500)
+    assert TimeControl.from_settings(st="0.001") == TimeControl(movetime_ms=1)  # the least
 
 
 @pytest.mark.parametrize("st", ["0", "0.0004"])
