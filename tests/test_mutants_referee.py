@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from adapters.referee.adjudication import DrawRule, ResignRule, ScoreRun
 from adapters.referee.clock import TimeControl, TimeControlError
 from adapters.referee.schedule import ScheduleError, make_schedule
 
@@ -40,3 +41,17 @@ def test_a_fixed_time_per_move_alone_has_no_clock_and_no_increment() -> None:
 def test_a_fixed_time_per_move_of_no_milliseconds_is_refused(st: str) -> None:
     with pytest.raises(TimeControlError, match=f"st={st} gives no time"):
         TimeControl.from_settings(st=st)
+
+
+def test_score_runs_count_a_score_exactly_at_a_rule_bound() -> None:
+    resign, draw = ResignRule(3, 300), DrawRule(40, 3, 20)
+    run = ScoreRun()
+    run.add(300.0, resign, draw)
+    assert (run.losing, run.winning, run.level) == (0, 1, 0)
+    run.add(-300.0, resign, draw)
+    assert (run.losing, run.winning, run.level) == (1, 0, 0)
+    run.add(-20.0, resign, draw)
+    run.add(20.0, resign, draw)
+    assert (run.losing, run.winning, run.level) == (0, 0, 2)
+    run.add(299.0, resign, draw)
+    assert (run.losing, run.winning, run.level) == (0, 0, 0)
