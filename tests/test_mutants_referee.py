@@ -55,3 +55,8 @@ def test_score_runs_count_a_score_exactly_at_a_rule_bound() -> None:
     assert (run.losing, run.winning, run.level) == (0, 0, 2)
     run.add(299.0, resign, draw)
     assert (run.losing, run.winning, run.level) == (0, 0, 0)
+
+
+def test_a_true_or_false_setting_may_come_first() -> None:
+    words = ["twosided=yes", "movecount=3", "score=600"]
+    assert ResignRule.parse(words) == ResignRule(3, 600, twosided=True)
