@@ -6,6 +6,7 @@ import pytest
 
 from adapters.referee.adjudication import DrawRule, ResignRule, ScoreRun
 from adapters.referee.clock import TimeControl, TimeControlError
+from adapters.referee.records import GameRecord, MoveNote
 from adapters.referee.schedule import ScheduleError, make_schedule
 
 
@@ -60,3 +61,9 @@ def test_score_runs_count_a_score_exactly_at_a_rule_bound() -> None:
 def test_a_true_or_false_setting_may_come_first() -> None:
     words = ["twosided=yes", "movecount=3", "score=600"]
     assert ResignRule.parse(words) == ResignRule(3, 600, twosided=True)
+
+
+def test_a_tak_records_fault_note_follows_its_last_move() -> None:
+    moves = (MoveNote("a1"), MoveNote("e5"), MoveNote("c3"))
+    text = GameRecord("tak", (), moves, "0-1", note="white forfeits on time").render()
+    assert "1. a1 e5\n2. c3 {white forfeits on time}\n0-1\n" in text
