@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
+from pathlib import Path
+
 import pytest
 
 from adapters.referee.adjudication import DrawRule, ResignRule, ScoreRun
 from adapters.referee.clock import TimeControl, TimeControlError
-from adapters.referee.records import GameRecord, MoveNote
+from adapters.referee.records import GameRecord, MoveNote, cut_fragment
 from adapters.referee.schedule import ScheduleError, make_schedule
 
 
@@ -67,3 +70,15 @@ def test_a_tak_records_fault_note_follows_its_last_move() -> None:
     moves = (MoveNote("a1"), MoveNote("e5"), MoveNote("c3"))
     text = GameRecord("tak", (), moves, "0-1", note="white forfeits on time").render()
     assert "1. a1 e5\n2. c3 {white forfeits on time}\n0-1\n" in text
+
+
+def test_cuts_in_one_second_get_side_files_numbered_2_3_and_on(tmp_path: Path) -> None:
+    path = tmp_path / "g.ptn"
+    now = datetime.datetime.now(datetime.UTC)
+    for ahead in range(3):  # the first name of this second (and of the next two) is taken
+        stamp = (now + datetime.timedelta(seconds=ahead)).strftime("%Y%m%dT%H%M%SZ")
+        (tmp_path / f"g.ptn.cut-{stamp}").write_text("taken")
+    for torn, number in (("[Si", "-2"), ("[Ev", "-3")):
+        path.write_text("1. a1 e5\n" + torn)
+        side = cut_fragment(path, 9)
+        assert side.name.endswith(number) and side.read_text() == torn
