@@ -52,7 +52,10 @@ TESTS: dict[str, tuple[str, ...]] = {
     _REFEREE + "records.py": ("tests/test_referee_records.py", _REFEREE_MUTANTS),
     _REFEREE + "resume.py": ("tests/test_referee_resume.py", _REFEREE_MUTANTS),
     _REFEREE + "adjudication.py": ("tests/test_referee_adjudication.py", _REFEREE_MUTANTS),
-    "adapters/playtak/bridge_state.py": ("tests/test_playtak_bridge_state.py",),
+    "adapters/playtak/bridge_state.py": (
+        "tests/test_playtak_bridge_state.py",
+        "tests/test_mutants_bridge_state.py",
+    ),
     "adapters/playtak/bridge_events.py": (
         "tests/test_playtak_bridge_parts.py",
         "tests/test_playtak_bridge_state.py",
