@@ -38,7 +38,12 @@ _PROTOCOL_TESTS = (
     "tests/test_protocol_props.py",
     "tests/test_mutants_protocol.py",
 )
-_TAK_CORE = ("tests/test_tak_game.py", "tests/test_tak_move.py", "tests/test_tak_position.py")
+_TAK_CORE = (
+    "tests/test_tak_game.py",
+    "tests/test_tak_move.py",
+    "tests/test_tak_position.py",
+    "tests/test_mutants_tak.py",
+)
 
 #: module -> the test files that exercise it (kept small: each mutant runs them all)
 TESTS: dict[str, tuple[str, ...]] = {
