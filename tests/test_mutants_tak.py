@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.tak.board import code_ptn
 from rules.tak.game import TakGame
 from rules.tak.move import Move
+from rules.tak.ptn import PtnGame
 
 
 def test_a_move_code_of_one_piece_is_written_without_a_count() -> None:
@@ -36,3 +37,15 @@ def test_taking_back_a_placement_leaves_the_square_and_reserves_as_they_were() -
         assert game.reserves() == reserves
     game.play_text("b1<")  # a white flat onto the emptied square
     assert game.position().stacks[0] == "1"
+
+
+def test_a_ptn_record_keeps_its_comments_before_the_first_move() -> None:
+    ptn = PtnGame(tags={"Size": "5"}, comments=["opening: book 7"])
+    ptn.add_move("a1")
+    text = ptn.text()
+    assert "\n{opening: book 7}\n" in text
+    assert PtnGame.parse(text).comments == ["opening: book 7"]
+
+
+def test_a_komi_of_nothing_is_taken() -> None:
+    assert PtnGame(tags={"Size": "5", "Komi": "0"}).options()["halfkomi"] == "0"

@@ -67,7 +67,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     ),
     "rules/tak/move.py": ("tests/test_tak_move.py", "tests/test_tak_game.py"),
     "rules/tak/board.py": _TAK_CORE,
-    "rules/tak/ptn.py": ("tests/test_tak_ptn.py",),
+    "rules/tak/ptn.py": ("tests/test_tak_ptn.py", "tests/test_mutants_tak.py"),
     "rules/tak/position.py": ("tests/test_tak_position.py", "tests/test_tak_game.py"),
     "rules/tak/movegen.py": _TAK_CORE,
     "rules/tak/roads.py": ("tests/test_tak_game.py",),
