@@ -233,10 +233,12 @@ def test_the_one_bestmove_check() -> None:
 def test_go_sends_clock_fields_and_clamps_times() -> None:
     limits = Limits(wtime=-50, btime=3000, winc=0, binc=10**20)
     go, notes = build_go(limits, seat=0, players=2)
-    assert go == Go(wtime=0, btime=3000, winc=0, binc=MAX_TIME_MS)
-    assert notes == ["wtime -50 clamped to 0", f"binc {10**20} clamped to {MAX_TIME_MS}"]
+    # the wire's bounds written out: a signed 32-bit millisecond count, a signed 64-bit count
+    assert (MAX_TIME_MS, MAX_COUNT) == (2_147_483_647, 9_223_372_036_854_775_807)
+    assert go == Go(wtime=0, btime=3000, winc=0, binc=2_147_483_647)
+    assert notes == ["wtime -50 clamped to 0", f"binc {10**20} clamped to 2147483647"]
     huge, notes = build_go(Limits(movetime=10**29, nodes=10**30, depth=0), 0, 2)
-    assert huge == Go(movetime=MAX_TIME_MS, nodes=MAX_COUNT, depth=1)
+    assert huge == Go(movetime=2_147_483_647, nodes=9_223_372_036_854_775_807, depth=1)
     assert len(notes) == 3
 
 

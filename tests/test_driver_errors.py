@@ -121,8 +121,9 @@ async def test_slow_engine_answers_stop_within_grace() -> None:
     transcript = Transcript()
     async with open_engine(fake("slow", "--delay", "30"), transcript=transcript) as engine:
         await engine.new_game("tak", {"size": "5"})
+        # the grace is far below the engine's own 30 s: only an answer to `stop` fits in it
         result = await engine.play(
-            one_move_game(), CLOCK, deadline=trio.current_time() + 0.3, grace=30
+            one_move_game(), CLOCK, deadline=trio.current_time() + 0.3, grace=10
         )
         assert result.text == "a1"
     assert "stop" in [e.line for e in transcript if e.direction == TO_ENGINE]

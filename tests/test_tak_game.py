@@ -256,3 +256,24 @@ def test_fast_board_for_bots() -> None:
     capped = TakGame.from_position_string("x5/x5/1,1,1,1,x/x5/2,2,2,2,x 1 9", {"flats": "4"})
     code = capped.fast_board().winning_move()
     assert code is not None and capped.move_of(code).ptn() == "Ce3"
+
+
+def test_a_spread_square_belongs_to_the_top_piece_dropped_there() -> None:
+    # a1 holds (bottom to top) black, white, black, white: each drop of two puts a black
+    # piece under a white one, so b1 and c1 are white's
+    game = TakGame.from_position_string("x5/x5/x5/x5/2121,x4 1 5")
+    game.play_text("4a1>22")
+    assert game.position().stacks[:3] == ("", "21", "21")
+    assert game.flat_counts() == (2, 0)
+    assert not {"2b1+", "2c1+", "b1+", "c1+"} & legal_texts(game)  # black's turn
+    game.play_text("e5")
+    assert {"2b1+", "2c1+"} <= legal_texts(game)
+
+
+def test_a_spread_completes_a_road_with_the_top_pieces_it_drops() -> None:
+    # e1 holds white, then black, white, black, white: carrying four drops white on
+    # black on d1 and c1, which joins white's a1 and b1 to e1
+    game = TakGame.from_position_string("x5/x5/x5/x5/1,1,x2,12121 1 5")
+    game.play_text("4e1<22")
+    assert game.position().stacks[:5] == ("1", "1", "21", "21", "1")
+    assert game.result is not None and game.result.code == "R-0"

@@ -1,0 +1,88 @@
+"""Referee behaviours a mutation run found untested (docs/mutation.md)."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import pytest
+
+from adapters.referee.adjudication import DrawRule, ResignRule, ScoreRun
+from adapters.referee.clock import TimeControl, TimeControlError
+from adapters.referee.records import GameRecord, MoveNote, cut_fragment
+from adapters.referee.schedule import ScheduleError, make_schedule
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"rounds": 0}, "rounds must be at least 1, not 0"),
+        ({"openings": -1}, "must not be negative"),
+        ({"openings": 3, "start": -1}, "must not be negative"),
+    ],
+)
+def test_each_bad_schedule_number_is_refused_alone(kwargs: dict[str, int], words: str) -> None:
+    with pytest.raises(ScheduleError, match=words):
+        make_schedule(2, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_game_is_labelled_by_its_round_and_its_1_based_number() -> None:
+    sched = make_schedule(2, games=2, rounds=3)
+    assert [p.label for p in sched] == ["1.1", "1.2", "2.3", "2.4", "3.5", "3.6"]
+
+
+def test_every_group_of_every_round_gets_its_own_opening() -> None:
+    sched = make_schedule(2, games=6, rounds=3, openings=20)
+    assert [p.opening for p in sched] == [i // 2 for i in range(18)]
+
+
+def test_a_fixed_time_per_move_alone_has_no_clock_and_no_increment() -> None:
+    assert TimeControl.from_settings(st="0.5") == TimeControl(movetime_ms=500)
+    assert TimeControl.from_settings(st="0.001") == TimeControl(movetime_ms=1)  # the least
+
+
+@pytest.mark.parametrize("st", ["0", "0.0004"])
+def test_a_fixed_time_per_move_of_no_milliseconds_is_refused(st: str) -> None:
+    with pytest.raises(TimeControlError, match=f"st={st} gives no time"):
+        TimeControl.from_settings(st=st)
+
+
+def test_score_runs_count_a_score_exactly_at_a_rule_bound() -> None:
+    resign, draw = ResignRule(3, 300), DrawRule(40, 3, 20)
+    run = ScoreRun()
+    run.add(300.0, resign, draw)
+    assert (run.losing, run.winning, run.level) == (0, 1, 0)
+    run.add(-300.0, resign, draw)
+    assert (run.losing, run.winning, run.level) == (1, 0, 0)
+    run.add(-20.0, resign, draw)
+    run.add(20.0, resign, draw)
+    assert (run.losing, run.winning, run.level) == (0, 0, 2)
+    run.add(299.0, resign, draw)
+    assert (run.losing, run.winning, run.level) == (0, 0, 0)
+
+
+def test_a_true_or_false_setting_may_come_first() -> None:
+    words = ["twosided=yes", "movecount=3", "score=600"]
+    assert ResignRule.parse(words) == ResignRule(3, 600, twosided=True)
+
+
+def test_a_tak_records_fault_note_follows_its_last_move() -> None:
+    moves = (MoveNote("a1"), MoveNote("e5"), MoveNote("c3"))
+    text = GameRecord("tak", (), moves, "0-1", note="white forfeits on time").render()
+    assert "1. a1 e5\n2. c3 {white forfeits on time}\n0-1\n" in text
+
+
+def test_cuts_in_one_second_get_side_files_numbered_2_3_and_on(tmp_path: Path) -> None:
+    path = tmp_path / "g.ptn"
+    now = datetime.datetime.now(datetime.UTC)
+    for ahead in range(10):  # the first name of this second (and the next ones) is taken
+        stamp = (now + datetime.timedelta(seconds=ahead)).strftime("%Y%m%dT%H%M%SZ")
+        (tmp_path / f"g.ptn.cut-{stamp}").write_text("taken")
+    sides = []
+    for torn in ("[Si", "[Ev"):
+        path.write_text("1. a1 e5\n" + torn)
+        sides.append(cut_fragment(path, 9))
+        assert sides[-1].read_text() == torn
+        assert sides[0].name.endswith("-2")
+    first, second = (side.name.rsplit("-", 1)[0] for side in sides)
+    assert sides[1].name.endswith("-3" if first == second else "-2")  # the same second or not

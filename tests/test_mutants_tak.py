@@ -1,0 +1,51 @@
+"""Tak core behaviours a mutation run found untested by the feature tests (docs/mutation.md)."""
+
+from __future__ import annotations
+
+from rules.tak.board import code_ptn
+from rules.tak.game import TakGame
+from rules.tak.move import Move
+from rules.tak.ptn import PtnGame
+
+
+def test_a_move_code_of_one_piece_is_written_without_a_count() -> None:
+    game = TakGame.from_position_string("x5/x5/x5/x5/12,1,x3 1 5")
+    assert code_ptn(game.code_of(Move.from_ptn("b1>")), 5) == "b1>"
+    assert code_ptn(game.code_of(Move.from_ptn("2a1>")), 5) == "2a1>"
+
+
+def test_a_set_up_stack_hashes_like_the_same_stack_played_there() -> None:
+    game = TakGame.from_position_string("x5/x5/x5/x5/1,2,x3 2 5")
+    game.play_text("b1<")  # a1: black on white
+    again = TakGame.from_position_string(game.position_string())
+    assert again.position_string() == game.position_string()
+    assert again.hash_key() == game.hash_key()
+
+
+def test_a_wall_that_moves_stays_a_wall() -> None:
+    game = TakGame.from_position_string("x5/x5/x5/x5/1S,x4 1 5")
+    game.play_text("a1>")
+    assert game.position().stacks[:2] == ("", "1S")
+
+
+def test_taking_back_a_placement_leaves_the_square_and_reserves_as_they_were() -> None:
+    game = TakGame.from_position_string("x5/x5/x5/x5/x,1,x3 1 5")
+    reserves = game.reserves()
+    for placement in ("a1", "Sa1", "Ca1"):
+        game.play_text(placement)
+        game.undo()
+        assert game.reserves() == reserves
+    game.play_text("b1<")  # a white flat onto the emptied square
+    assert game.position().stacks[0] == "1"
+
+
+def test_a_ptn_record_keeps_its_comments_before_the_first_move() -> None:
+    ptn = PtnGame(tags={"Size": "5"}, comments=["opening: book 7"])
+    ptn.add_move("a1")
+    text = ptn.text()
+    assert "\n{opening: book 7}\n" in text
+    assert PtnGame.parse(text).comments == ["opening: book 7"]
+
+
+def test_a_komi_of_nothing_is_taken() -> None:
+    assert PtnGame(tags={"Size": "5", "Komi": "0"}).options()["halfkomi"] == "0"
