@@ -29,6 +29,15 @@ def opening(size: int, plies: int, rng: random.Random) -> str:
     return " ".join(moves)
 
 
+def book_lines(size: int, plies: int, count: int, seed: int) -> list[str]:
+    """`count` distinct openings of `plies` flat placements, drawn with `seed`."""
+    rng = random.Random(seed)
+    seen: dict[str, None] = {}
+    while len(seen) < count:
+        seen.setdefault(opening(size, plies, rng))
+    return list(seen)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=5, help="board size (default 5)")
@@ -36,13 +45,8 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=100, help="openings (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     args = parser.parse_args()
-    rng = random.Random(args.seed)
-    seen: set[str] = set()
-    while len(seen) < args.count:
-        line = opening(args.size, args.plies, rng)
-        if line not in seen:
-            seen.add(line)
-            print(line)
+    for line in book_lines(args.size, args.plies, args.count, args.seed):
+        print(line)
 
 
 if __name__ == "__main__":
