@@ -226,3 +226,23 @@ def test_resume_refuses_a_changed_games_file(tmp_path: Path) -> None:
     )
     done = tei("analyse", str(games), "--engine", "bot=search", "--out", str(out), "--resume")
     assert done.returncode == 2 and "changed since" in done.stderr
+
+
+def test_a_named_engine_of_an_engines_file_analyses(tmp_path: Path) -> None:
+    games, out = tmp_path / "games.ptn", tmp_path / "out.ptn"
+    games.write_text(PLACEMENTS)
+    engines = tmp_path / "engines.toml"
+    engines.write_text('[quick]\nbot = "search"\n\n[other]\nbot = "greedy"\n')
+    words = ("--limit", "depth=1", "--out", str(out))
+    done = tei("analyse", str(games), "--engines", str(engines), "--engine", "conf=quick", *words)
+    assert done.returncode == 0, done.stderr
+    assert stripped(out.read_text()) == PLACEMENTS
+    assert out.read_text().count("{eval ") == 10
+    out.unlink()
+    missing = tei("analyse", str(games), "--engine", "conf=quick", *words)
+    assert missing.returncode == 2
+    assert "conf=quick: give the engines file too (--engines FILE)" in missing.stderr
+    unknown = tei("analyse", str(games), "--engines", str(engines), "--engine", "conf=quik", *words)
+    assert unknown.returncode == 2
+    assert "no engine 'quik'" in unknown.stderr and "quick" in unknown.stderr
+    assert not out.exists()

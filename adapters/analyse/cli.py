@@ -17,15 +17,19 @@ from adapters.analyse.review import review, summary_line, wanted
 from adapters.analyse.runner import Job, analyse_positions
 from adapters.analyse.state import AnalyseState, StateWriter, read_state
 from adapters.analyse.writer import annotate, spans_notes
+from adapters.referee.cli_options import resolve_named
 from adapters.referee.config import MAX_CONCURRENCY, engine_spec, parse_engine_words
 from adapters.referee.engines import EngineSpec, MatchError, probe_engines
+from tei.cli.config import ConfigError
+from tei.cli.engines import read_engines
 from tei.cli.numbers import POSITIVE_SECONDS, int_in
 from tei.cli.options import add_game_options, checked_game_options, set_epilog, usage_error
 from tei.driver import Limits
 
 EPILOG = """\
 --engine takes the keys of `tei match --engine` (cmd=, bot=, name=, dir=, arg=,
-option.NAME=VALUE); --limit takes st=SECONDS, nodes=N or depth=N (default st=0.5).
+option.NAME=VALUE, conf=NAME with --engines FILE); --limit takes st=SECONDS, nodes=N
+or depth=N (default st=0.5).
 
 examples:
   tei analyse games.ptn --engine bot=search --limit depth=3 --out annotated.ptn
@@ -33,10 +37,11 @@ examples:
       --json summary.json --concurrency 2
   tei analyse games.txt --game trike --engine bot=search --limit nodes=2000 --out a.txt
   tei analyse games.ptn --engine cmd=tiltak --out annotated.ptn --resume
+  tei analyse games.ptn --engines engines.toml --engine conf=tiltak --out annotated.ptn
 """
 
 #: the settings that must be the same to resume an analysis
-SAME_TO_RESUME = ("games", "game", "rules", "engine", "limit")
+SAME_TO_RESUME = ("games", "game", "rules", "engine", "engines", "limit")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +49,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("games", metavar="GAMES", help="the record file (PTN for Tak)")
     parser.add_argument(
         "--engine", nargs="+", required=True, metavar="KEY=VALUE", help="the engine (keys below)"
+    )
+    parser.add_argument(
+        "--engines",
+        metavar="FILE",
+        help="the named-engines file (TOML, as for tei match) that conf=NAME reads",
     )
     parser.add_argument(
         "--limit",
@@ -97,6 +107,7 @@ def settings_of(args: argparse.Namespace) -> dict[str, Any]:
         "game": args.game,
         "rules": checked_game_options(args),
         "engine": list(args.engine),
+        "engines": None if args.engines is None else str(Path(args.engines).resolve()),
         "limit": list(args.limit),
     }
 
@@ -104,6 +115,13 @@ def settings_of(args: argparse.Namespace) -> dict[str, Any]:
 def spec_of(settings: dict[str, Any]) -> tuple[EngineSpec, Limits]:
     """The engine and the limits of each search; MatchError naming a bad key."""
     entry = parse_engine_words(settings["engine"])
+    if "conf" in entry:
+        path = settings.get("engines")
+        try:
+            engines = None if path is None else read_engines(Path(path))
+            entry = resolve_named(entry, engines, lambda why, *_: why, {}, settings["game"], 1)
+        except ConfigError as exc:
+            raise MatchError(str(exc)) from None
     limit = parse_engine_words(settings["limit"])
     unknown = set(limit) - {"st", "nodes", "depth"}
     if unknown or not limit:

@@ -267,7 +267,7 @@ def settings_of(merged: Settings) -> dict[str, Any]:
         raise MatchError(merged.blame("conf=NAME names one engine: give it in --engine", "each"))
     settings["each"] = each
     settings["engines"] = [
-        _named(entry, engines, merged.blame, each, str(values["game"]), number)
+        resolve_named(entry, engines, merged.blame, each, str(values["game"]), number)
         for number, entry in enumerate(entries, 1)
     ]
     for key in JOINED:
@@ -279,7 +279,7 @@ def settings_of(merged: Settings) -> dict[str, Any]:
     return anchored({**DEFAULTS, **settings})
 
 
-def _named(
+def resolve_named(
     entry: Mapping[str, Any],
     engines: EngineFile | None,
     blame: Callable[..., str],
