@@ -172,3 +172,39 @@ async def test_a_user_bot_ponders_logs_ptn_and_the_winner_and_scores_its_record(
     won = result in (("R-0", "F-0", "1-0"), ("0-R", "0-F", "0-1"))[we_are]
     words = "we won" if won else "a draw" if result == "1/2-1/2" else "we lost"
     assert f"game 1 over: {result}, {words}" in log
+
+
+async def test_a_bot_that_fails_on_playtak_is_said_in_the_log(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """A module:Class bot that raises on every move: the host's stand-ins are played, and
+    every failure is said in our log with the exception (never silently)."""
+    from adapters.playtak.server.listeners import LocalServer
+
+    server = LocalServer()
+    await nursery.start(server.serve)
+    url = f"tcp://127.0.0.1:{server.tcp_port}"
+    tests = str(Path(__file__).resolve().parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([tests, os.getcwd()]))
+    common = ["--server", url, "--games", "1", "--move-overhead", "100"]
+    ours = [*common, "--bot", "engines.bad_bots:RaisingBot", "--user", "raiser"]
+    ours += ["--password", "secret1", "--seek", "4 60 3", "--log", str(tmp_path / "bot.log")]
+    theirs = [*common, "--bot", "random", "--accept-from", "raiser"]
+    results: dict[str, subprocess.CompletedProcess[bytes]] = {}
+
+    async def run(name: str, argv: list[str]) -> None:
+        results[name] = await trio.run_process(
+            [*TEI, *argv], env=env, capture_stdout=True, capture_stderr=True, check=False
+        )
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as games:
+            games.start_soon(run, "ours", ours)
+            await server.wait_for(lambda: server.core.seeks, "the seek of raiser", 60)
+            games.start_soon(run, "theirs", theirs)
+    for name, done in results.items():
+        assert done.returncode == 0, (name, done.stderr.decode()[-3000:])
+    log = (tmp_path / "bot.log").read_text()
+    said = [line for line in log.splitlines() if "our bot failed" in line]
+    assert said and all("(error: KeyError: 'Pick')" in line for line in said)
+    assert "we play" in log  # the stand-ins were played

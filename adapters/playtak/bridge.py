@@ -276,6 +276,14 @@ class Bridge:
                             deadline=plan.deadline,
                             grace=plan.grace,
                         )
+                        if answer.failure is not None:  # the engine host's stand-in move
+                            log.warning(
+                                "our bot failed (%s: %s); its host answered with a stand-in"
+                                " move, which is played (the traceback is in the engine's"
+                                " stderr)",
+                                answer.failure.kind,
+                                answer.failure.detail,
+                            )
                         report = s.EngineAnswered(
                             work.ticket, answer.action, answer.info, answer.infos, answer.elapsed
                         )
