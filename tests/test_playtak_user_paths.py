@@ -129,31 +129,12 @@ async def test_a_user_bot_ponders_logs_ptn_and_the_winner_and_scores_its_record(
     """Two `tei playtak` on the local server: our own bot (module:Class, --ponder) and a
     built-in one whose --log cannot be written (/dev/full: said once, no traceback, the
     game is played all the same and the run ends 0)."""
-    from adapters.playtak.server.listeners import LocalServer
-
-    server = LocalServer()
-    await nursery.start(server.serve)
-    url = f"tcp://127.0.0.1:{server.tcp_port}"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(user_bot), os.getcwd()]))
-    common = ["--server", url, "--games", "1", "--move-overhead", "100"]
-    ours = [*common, "--bot", "centre_bot:CentreBot", "--ponder", "--user", "centrebot"]
-    ours += ["--password", "secret1", "--seek", "4 60 3", "--ptn-dir", str(tmp_path / "games")]
+    ours = ["--bot", "centre_bot:CentreBot", "--ponder", "--password", "secret1"]
+    ours += ["--seek", "4 60 3", "--ptn-dir", str(tmp_path / "games")]
     ours += ["--log", str(tmp_path / "bot.log")]
-    theirs = [*common, "--bot", "random", "--accept-from", "centrebot", "--log", "/dev/full"]
-    results: dict[str, subprocess.CompletedProcess[bytes]] = {}
-
-    async def run(name: str, argv: list[str]) -> None:
-        results[name] = await trio.run_process(
-            [*TEI, *argv], env=env, capture_stdout=True, capture_stderr=True, check=False
-        )
-
-    with trio.fail_after(120):
-        async with trio.open_nursery() as games:
-            games.start_soon(run, "ours", ours)
-            await server.wait_for(lambda: server.core.seeks, "the seek of centrebot", 60)
-            games.start_soon(run, "theirs", theirs)
-    for name, done in results.items():
-        assert done.returncode == 0, (name, done.stderr.decode()[-3000:])
+    theirs = ["--bot", "random", "--log", "/dev/full"]
+    results = await one_game(nursery, env, ours, theirs, "centrebot")
     err = results["theirs"].stderr.decode()
     assert err.count("cannot write the log /dev/full (No space left on device)") == 1
     assert "Traceback" not in err and "--- Logging error ---" not in err
@@ -179,32 +160,40 @@ async def test_a_bot_that_fails_on_playtak_is_said_in_the_log(
 ) -> None:
     """A module:Class bot that raises on every move: the host's stand-ins are played, and
     every failure is said in our log with the exception (never silently)."""
-    from adapters.playtak.server.listeners import LocalServer
-
-    server = LocalServer()
-    await nursery.start(server.serve)
-    url = f"tcp://127.0.0.1:{server.tcp_port}"
     tests = str(Path(__file__).resolve().parent)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([tests, os.getcwd()]))
-    common = ["--server", url, "--games", "1", "--move-overhead", "100"]
-    ours = [*common, "--bot", "engines.bad_bots:RaisingBot", "--user", "raiser"]
-    ours += ["--password", "secret1", "--seek", "4 60 3", "--log", str(tmp_path / "bot.log")]
-    theirs = [*common, "--bot", "random", "--accept-from", "raiser"]
-    results: dict[str, subprocess.CompletedProcess[bytes]] = {}
-
-    async def run(name: str, argv: list[str]) -> None:
-        results[name] = await trio.run_process(
-            [*TEI, *argv], env=env, capture_stdout=True, capture_stderr=True, check=False
-        )
-
-    with trio.fail_after(120):
-        async with trio.open_nursery() as games:
-            games.start_soon(run, "ours", ours)
-            await server.wait_for(lambda: server.core.seeks, "the seek of raiser", 60)
-            games.start_soon(run, "theirs", theirs)
-    for name, done in results.items():
-        assert done.returncode == 0, (name, done.stderr.decode()[-3000:])
+    ours = ["--bot", "engines.bad_bots:RaisingBot", "--password", "secret1"]
+    ours += ["--seek", "4 60 3", "--log", str(tmp_path / "bot.log")]
+    await one_game(nursery, env, ours, ["--bot", "random"], "raiser")
     log = (tmp_path / "bot.log").read_text()
     said = [line for line in log.splitlines() if "our bot failed" in line]
     assert said and all("(error: KeyError: 'Pick')" in line for line in said)
     assert "we play" in log  # the stand-ins were played
+
+
+async def one_game(
+    nursery: trio.Nursery, env: dict[str, str], ours: list[str], theirs: list[str], user: str
+) -> dict[str, subprocess.CompletedProcess[bytes]]:
+    """One game between two `tei playtak` on a local server: `ours` (logged in as `user`,
+    seeking) and `theirs` (accepting); both must end with status 0."""
+    from adapters.playtak.server.listeners import LocalServer
+
+    server = LocalServer()
+    await nursery.start(server.serve)
+    common = ["--server", f"tcp://127.0.0.1:{server.tcp_port}", "--games", "1"]
+    common += ["--move-overhead", "100"]
+    results: dict[str, subprocess.CompletedProcess[bytes]] = {}
+
+    async def run(name: str, argv: list[str]) -> None:
+        results[name] = await trio.run_process(
+            [*TEI, *common, *argv], env=env, capture_stdout=True, capture_stderr=True, check=False
+        )
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as games:
+            games.start_soon(run, "ours", ["--user", user, *ours])
+            await server.wait_for(lambda: server.core.seeks, f"the seek of {user}", 60)
+            games.start_soon(run, "theirs", ["--accept-from", user, *theirs])
+    for name, done in results.items():
+        assert done.returncode == 0, (name, done.stderr.decode()[-3000:])
+    return results

@@ -20,6 +20,7 @@ import attrs
 
 from adapters.analyse.judge import Eval
 from adapters.analyse.records import AnalyseError
+from adapters.referee.state import state_lines
 
 VERSION = 1
 
@@ -39,22 +40,8 @@ class AnalyseState:
 
 def read_state(path: str | Path) -> AnalyseState:
     """The state of `path`; StateError naming the file (and line) when it is unusable."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StateError(f"cannot read state file {str(path)!r}: {exc}") from exc
     state: AnalyseState | None = None
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError:
-            if state is not None:
-                continue  # a torn line: its write was interrupted
-            raise StateError(f"{path}:{number}: not JSON") from None
-        if not isinstance(data, dict):
-            raise StateError(f"{path}:{number}: not a state line")
+    for number, data in state_lines(Path(path), StateError):
         if state is None:
             if data.get("kind") != "analyse" or data.get("version") != VERSION:
                 raise StateError(f"{path} is not an analysis state file (version {VERSION})")

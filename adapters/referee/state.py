@@ -22,7 +22,7 @@ import json
 import math
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -140,31 +140,45 @@ class MatchState:
         return f"{self.path}:{self.lines.get(index, '?')}"
 
 
-def read_state(path: str | Path) -> MatchState:
-    """Read a state file; StateError naming it (and the line) when it is missing, not a
-    state file of this version, or holds a line of another match."""
-    path = Path(path)
+def state_lines(
+    path: Path, error: type[Exception] = StateError
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) of each line of a JSON-lines state file (the match's, an
+    analysis's), read as a regular file of at most STATE_CAP bytes. A line that is not
+    JSON after the first is a torn write and skipped; an unreadable file, a first line
+    that is not JSON, a number too long, nesting too deep or a line that is not an object
+    raise `error` naming the file and line."""
     try:
         lines = read_config_bytes(path, STATE_CAP).decode("utf-8").splitlines()
     except OSError as exc:
-        raise StateError(f"cannot read state file {str(path)!r}: {exc.strerror or exc}") from None
+        raise error(f"cannot read state file {str(path)!r}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
-        raise StateError(f"cannot read state file {str(path)!r}: {exc}") from None
-    state: MatchState | None = None
+        raise error(f"cannot read state file {str(path)!r}: {exc}") from None
+    first = True
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             data = json.loads(line)
         except json.JSONDecodeError:
-            if state is None:
-                raise StateError(f"{path}:{number}: not JSON") from None
+            if first:
+                raise error(f"{path}:{number}: not JSON") from None
             continue  # a torn line: its write was interrupted
         except (ValueError, RecursionError) as exc:  # a 5000-digit number, deep nesting
             why = "nested too deep" if isinstance(exc, RecursionError) else "a number too long"
-            raise StateError(f"{path}:{number}: {why}") from None
+            raise error(f"{path}:{number}: {why}") from None
         if not isinstance(data, dict):
-            raise StateError(f"{path}:{number}: not a state line")
+            raise error(f"{path}:{number}: not a state line")
+        first = False
+        yield number, data
+
+
+def read_state(path: str | Path) -> MatchState:
+    """Read a state file; StateError naming it (and the line) when it is missing, not a
+    state file of this version, or holds a line of another match."""
+    path = Path(path)
+    state: MatchState | None = None
+    for number, data in state_lines(path):
         if state is None:
             state = _header(path, data)
             continue
