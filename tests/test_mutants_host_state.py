@@ -10,6 +10,7 @@ from test_engine_host_state import CountGame, lines, start
 from bots import Info, Limits
 from bots.base import Bot, Report
 from rules.game import Game
+from tei.host.effects import Log
 from tei.host.state import HostConfig, HostState, Send, StopSearch
 
 
@@ -58,7 +59,12 @@ def test_a_search_is_stopped_exactly_once() -> None:
     # a search answered without `stop` (here: the bot failed) is stopped as it is answered
     second = start(state.on_line("go movetime 1000", 2.0))
     out = state.on_result(second.search_id, None, RuntimeError("boom"), 2.1)
-    assert out[1:] == [StopSearch(second.search_id), Send("bestmove 1")]
+    sent = [e for e in out if not isinstance(e, Log)]
+    assert sent == [
+        Send("info string error: bot failed: RuntimeError: boom"),
+        StopSearch(second.search_id),
+        Send("bestmove 1"),
+    ]
 
 
 def test_an_overrun_is_answered_with_the_first_move_of_the_last_pv() -> None:

@@ -5,6 +5,7 @@ does not shadow ours, and user bots still load from PYTHONPATH."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -62,7 +63,9 @@ def test_a_match_runs_in_a_folder_with_its_own_bots_package(
     argv += ["--size", "4", "--games", "2", "--each", "st=0.05", "--ptnout", "g.ptn", "--quiet"]
     done = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "my_bot:FirstBot" in done.stdout and "Games: 2 of 2" in done.stdout
+    # the user bot plays, named by the name it declares ("first")
+    assert re.search(r"^ *\d +first +2 ", done.stdout, re.M), done.stdout
+    assert "Games: 2 of 2" in done.stdout
 
 
 def test_the_playtak_bot_starts_in_a_folder_with_its_own_bots_package(

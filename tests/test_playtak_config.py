@@ -389,7 +389,7 @@ def test_engine_conf_gives_the_command_name_options_and_folder(tmp_path: Path) -
         (["--engines", "E", "--engine-conf", "mien"], "E: no engine 'mien' (did you mean 'mine'?"),
         (["--engines", "E", "--engine-conf", "mine", "--bot", "random"], "not allowed with"),
         (["--engines", "E", "--engine-conf", "builtin", "--ponder"], None),
-        (["--engines", "E", "--engine-conf", "mine", "--ponder"], "--ponder works with the"),
+        (["--engines", "E", "--engine-conf", "mine", "--ponder"], "--ponder works with bots"),
         (["--engines", "BAD", "--engine-conf", "x"], "BAD:2: engine 'x': bot: expected a string"),
         (["--engines", "NONE", "--engine-conf", "x"], "cannot read the engines file 'NONE'"),
     ],

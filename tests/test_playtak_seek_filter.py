@@ -153,8 +153,8 @@ def test_chat_templates_take_me_and_opponent_only() -> None:
     assert len(ChatTemplate.parse("x" * 300, "--goodbye").fill("a", "b")) == 256
     for text, message in [
         ("hi {name}", "unknown placeholder {name}; use {me} and {opponent}"),
-        ("hi {me!r}", "unknown placeholder {me}"),
-        ("hi {opponent:>9}", "unknown placeholder {opponent}"),
+        ("hi {me!r}", "{me!r} has a conversion or format"),
+        ("hi {opponent:>9}", "{opponent:>9} has a conversion or format; the placeholders"),
         ("hi {", "Single '{'"),
         ("two\nlines", "one line of printable text"),
         ("", "one line of printable text"),

@@ -75,7 +75,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--timeout",
         type=POSITIVE_SECONDS,
         default=30.0,
-        metavar="SECONDS",
+        metavar="S",
         help="how much longer than its limit an engine may take per position before it is"
         " restarted (default 30)",
     )
