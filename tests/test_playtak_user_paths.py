@@ -103,8 +103,9 @@ async def test_a_refused_login_is_said_in_words(nursery: trio.Nursery) -> None:
     assert "Login(" not in err and "secret1" not in err
 
 
-def _live(game_id: int, began: datetime) -> LiveGame:
-    start = p.parse_server_line(f"Game Start {game_id} alice vs bob white 5 60 0 0 21 1 0 0 0 0 0")
+def _live(game_id: int, began: datetime, white: str = "alice") -> LiveGame:
+    line = f"Game Start {game_id} {white} vs bob white 5 60 0 0 21 1 0 0 0 0 0"
+    start = p.parse_server_line(line)
     assert isinstance(start, p.GameStart)
     return LiveGame.begin(start, 0, rules_game(start), 0.0, began, False)
 
@@ -121,6 +122,14 @@ def test_records_of_games_with_the_same_id_and_second_never_overwrite(tmp_path: 
         "1-0",
     ]
     assert paths[1].name == "playtak-1-20260102-030405-alice-vs-bob-2.ptn"
+
+
+def test_a_server_name_with_control_characters_is_escaped_in_the_record(tmp_path: Path) -> None:
+    began = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    path = write_record(_live(2, began, "al\x1b[31mice\x07"), "R-0", tmp_path, "here")
+    text = path.read_text()
+    assert "\x1b" not in text and "\x07" not in text
+    assert PtnGame.parse(text).tag("Player1") == "al\\x1b[31mice\\x07"
 
 
 async def test_a_user_bot_ponders_logs_ptn_and_the_winner_and_scores_its_record(

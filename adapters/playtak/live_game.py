@@ -25,6 +25,7 @@ from rules.game import Game
 from rules.registry import new_game
 from rules.tak.game import komi_text
 from tei.driver import MAX_TIME_MS
+from tei.lines import printable
 
 log = logging.getLogger("playtak.bridge")
 
@@ -265,8 +266,8 @@ def ptn_record(live: LiveGame, result: str, site: str) -> str:
         ("Event", "Online Play"),
         ("Date", live.began.strftime("%Y.%m.%d")),
         ("Time", live.began.strftime("%H:%M:%S")),
-        ("Player1", start.white),
-        ("Player2", start.black),
+        ("Player1", printable(start.white)),  # a server's names: no control character
+        ("Player2", printable(start.black)),
         ("Size", str(start.size)),
         *([("Komi", komi_text(start.komi))] if start.komi else []),
         ("Flats", str(flats)),
