@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import TextIO
 
@@ -20,6 +19,7 @@ from tei.cli.options import (
     set_epilog,
     usage_error,
 )
+from tei.closed_output import silence
 from tei.lines import printable
 from tei.transcript import Transcript
 
@@ -94,7 +94,7 @@ def print_result(result: CheckResult, out: TextIO) -> None:
             out.write(f"      | {line}\n")
         out.flush()
     except BrokenPipeError:
-        _silence(out)
+        silence(out)
 
 
 def json_report(
@@ -112,15 +112,6 @@ def json_report(
         "counts": counts,
         "checks": [result.to_json() for result in results],
     }
-
-
-def _silence(out: TextIO) -> None:
-    """The reader went away (e.g. `| head`): drop further output, keep checking."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, out.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 def run(args: argparse.Namespace) -> int:
@@ -145,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             out.write(f"checking {' '.join(argv)} ({args.game})\n")
         except BrokenPipeError:
-            _silence(out)
+            silence(out)
 
     def report(result: CheckResult) -> None:
         if not args.json:
@@ -174,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
             out.write("\n")
             out.flush()
         except BrokenPipeError:
-            _silence(out)
+            silence(out)
         return 1 if failed else 0
     skipped = sum(r.skipped for r in results)
     ran = len(results) - skipped
@@ -183,5 +174,5 @@ def run(args: argparse.Namespace) -> int:
         out.write(f"{ran - len(failed)}/{ran} checks passed{note}\n")
         out.flush()
     except BrokenPipeError:
-        _silence(out)
+        silence(out)
     return 1 if failed else 0
