@@ -115,9 +115,12 @@ async def test_the_match_ends_while_a_watcher_never_reads() -> None:
 def test_fast_match_loses_no_more_games_on_time_with_30_watchers() -> None:
     """Before the server had its own thread this match lost games on time and, with
     watchers that never read, did not end until they left (a margin of 1 s takes the
-    machine's load out of the comparison; a blocked referee loop was blocked for seconds)."""
+    machine's load out of the comparison; a blocked referee loop was blocked for seconds).
+    The random bots answer at once; st=0.2 keeps their engine host's own deadline (95% of
+    the move time, whose overrun the referee counts as a time forfeit whatever the margin)
+    out of reach of a loaded machine's scheduling, as st=0.01 did not."""
     args = ["--engine", "bot=random", "--engine", "bot=random", "--size", "6"]
-    args += ["--each", "st=0.01", "margin=1000", "--games", "16"]
+    args += ["--each", "st=0.2", "margin=1000", "--games", "16"]
     alone, quiet = watched_match(args, 0, timeout=280)
     watched, busy = watched_match(args, 30, timeout=max(90.0, 3 * alone))
     assert len(quiet) == len(busy) == 16

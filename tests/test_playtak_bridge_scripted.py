@@ -18,6 +18,7 @@ from adapters.playtak.notation import ServerMove
 from rules.registry import new_game
 from rules.tak.move import Move
 from rules.tak.ptn import PtnGame
+from tei.lines import printable
 from tests.playtak_support.bridges import (
     FLAKY,
     Counter,
@@ -418,7 +419,7 @@ async def test_remote_names_make_safe_record_files_and_the_bot_goes_on(
     nursery: trio.Nursery, tmp_path: Path, opponent: str
 ) -> None:
     """A player name with a NUL byte, a path or 300 characters: the record is written in
-    the folder under a safe name with the game id, its tags keep the real names, and the
+    the folder under a safe name with the game id, its tags keep the names (escaped), and the
     bot seeks again and plays its second game (it does not wedge on the write)."""
     folder = tmp_path / "ptn"
     seeks: list[str] = []
@@ -445,7 +446,8 @@ async def test_remote_names_make_safe_record_files_and_the_bot_goes_on(
     assert first.name.startswith("playtak-1-") and first.name.endswith("-vs-Guest1.ptn")
     assert len(first.name) <= 120 and re.fullmatch(r"[A-Za-z0-9_.-]+", first.name)
     record = PtnGame.parse(first.read_text(encoding="utf-8"))
-    assert (record.tag("Player1"), record.tag("Player2")) == (opponent, "Guest1")
+    # the tags keep the names, control characters escaped (one line, nothing for a terminal)
+    assert (record.tag("Player1"), record.tag("Player2")) == (printable(opponent), "Guest1")
 
 
 async def test_a_write_that_raises_value_error_is_kept_and_the_bot_goes_on(
