@@ -216,7 +216,7 @@ def player_line(name: str, scores: Sequence[GameScore], unfinished: int = 0) -> 
     """The line of one player (engine 0 of `scores`), with `unfinished` games more that
     have no result (counted as played, neither won nor lost)."""
     r = standings(scores, 1)[0]
-    return Line((name,), r.games + unfinished, r.points, r.wins, r.draws, r.losses)
+    return Line((name,), r.games + unfinished, float(r.points), r.wins, r.draws, r.losses)
 
 
 def sprt_line(progress: MatchProgress) -> SprtLine | None:
