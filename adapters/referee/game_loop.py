@@ -1,7 +1,8 @@
 """One game between engines: the referee holds the true game, asks each engine for its
 move under its clock, checks the answer, and judges with the rules core only.
 
-Terminations (`termination:"..."` in the comment before a record's first move):
+Terminations (adapters.referee.facts.Termination; `termination:"..."` in the comment
+before a record's first move):
   normal            the rules ended the game (road, flats, score, a rules draw ...)
   time forfeit      a move took longer than the clock (plus margin) allowed
   stalled           no answer to `isready`/`teinewgame`, or to a move without time limit
