@@ -142,10 +142,8 @@ class _Judgement:
                 self.termination = Termination.ADJUDICATED
             return True
         if settings.max_plies is not None and plies >= settings.max_plies:
-            self.outcome, self.termination = (
-                draw_outcome(game, "max plies"),
-                Termination.ADJUDICATED,
-            )
+            self.outcome = draw_outcome(game, "max plies")
+            self.termination = Termination.ADJUDICATED
             return True
         return False
 

@@ -39,8 +39,7 @@ from adapters.referee.schedule import (
 )
 from adapters.referee.seat_pool import GameJob
 from adapters.referee.state import FinishedGame, MatchState, StateWriter, new_run_id
-from adapters.referee.stats import pair_stats
-from adapters.referee.summary import table
+from adapters.referee.summary import sprt_line, table
 from adapters.stream.announce import Publish, game_over
 from adapters.stream.events import Event, MatchStarted, MatchStopping
 from rules.game import Game, GameError
@@ -433,13 +432,12 @@ class Match:
         self.halt(Status.ERROR, self.failure)
 
     def _check_sprt(self) -> None:
-        sprt = self.config.sprt
-        if sprt is None or self._stopping:
+        """Stop taking games once the SPRT (the summary's) has decided."""
+        if self._stopping:
             return
-        stats = pair_stats(self.progress.scores(), 0, 1)
-        counts = sprt.counts(stats)
-        decision = sprt.decide(counts)
-        if decision is not None:
-            self._stopping = True
-            self.progress.stop(Status.sprt(decision))
-            self._emit(MatchStopping("sprt", self.progress.status_text))
+        sprt = sprt_line(self.progress)
+        if sprt is None or sprt.decision is None:
+            return
+        self._stopping = True
+        self.progress.stop(Status.sprt(sprt.decision))
+        self._emit(MatchStopping("sprt", self.progress.status_text))
