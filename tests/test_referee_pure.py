@@ -10,8 +10,8 @@ import pytest
 from adapters.referee.clock import Clock, TimeControl, TimeControlError, go_limits
 from adapters.referee.config import build_config, engine_spec, merge_engine, parse_engine_words
 from adapters.referee.engines import MatchError
+from adapters.referee.progress import MatchProgress
 from adapters.referee.report import ConsoleReporter, final_report, progress_text, standings_event
-from adapters.referee.runner import MatchProgress
 from adapters.referee.schedule import (
     ScheduleError,
     alignment_warning,
