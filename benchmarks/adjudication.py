@@ -25,7 +25,9 @@ from typing import Any
 import trio
 
 from adapters.referee.config import DEFAULTS, build_config
-from adapters.referee.runner import Match, MatchProgress
+from adapters.referee.facts import Termination
+from adapters.referee.progress import MatchProgress
+from adapters.referee.runner import Match
 from adapters.referee.state import FinishedGame
 from bots.base import Bot, Limits
 from bots.registry import make_bot
@@ -93,7 +95,7 @@ def check(args: argparse.Namespace, progress: MatchProgress) -> dict[str, list[i
     that differ when the solver plays the winner's moves (tinue only)]."""
     out: dict[str, list[int]] = {}
     for game in progress.finished.values():
-        if game.termination != "adjudicated" or game.reason == "max plies":
+        if game.termination is not Termination.ADJUDICATED or game.reason == "max plies":
             continue
         counts = out.setdefault(game.reason, [0, 0, 0])
         counts[0] += 1

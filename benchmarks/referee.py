@@ -29,6 +29,7 @@ import trio
 from adapters.referee.clock import Clock, TimeControl, go_limits
 from adapters.referee.config import DEFAULTS, build_config
 from adapters.referee.engines import EngineSpec
+from adapters.referee.facts import Termination
 from adapters.referee.game_loop import GameSettings, Player, play_game
 from adapters.referee.runner import Match
 from adapters.referee.schedule import make_schedule
@@ -117,7 +118,7 @@ async def referee_loop(argv: list[str], games: int, plies: int, rules: dict[str,
             start = time.perf_counter()
             result = await play_game(pairing, players, settings, None, start_position)
             total += time.perf_counter() - start
-            assert result.termination == "adjudicated", result.detail
+            assert result.termination is Termination.ADJUDICATED, result.detail
         for seat in seats:
             await seat.close()
     return total

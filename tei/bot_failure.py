@@ -18,9 +18,10 @@ Kind = Literal["error", "overrun"]
 #: the kinds of failure, with the words that open their `info string`
 FAILED: Kind = "error"
 OVERRAN: Kind = "overrun"
+_ERROR = "error: "
 _PREFIXES: dict[Kind, str] = {
-    FAILED: "error: bot failed: ",
-    OVERRAN: "error: bot overran its time: ",
+    FAILED: _ERROR + "bot failed: ",
+    OVERRAN: _ERROR + "bot overran its time: ",
 }
 
 
@@ -36,6 +37,10 @@ class BotFailure:
     def to_string(self) -> str:
         """The text of the `info string` that reports it."""
         return _PREFIXES[self.kind] + self.detail
+
+    def describe(self) -> str:
+        """`bot failed: DETAIL`, `bot overran its time: DETAIL` (the text without `error: `)."""
+        return self.to_string().removeprefix(_ERROR)
 
     @classmethod
     def from_string(cls, text: str | None) -> BotFailure | None:

@@ -142,7 +142,7 @@ def _failure_verdict(name: str, entries: Sequence[TranscriptEntry]) -> CheckResu
     more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
     detail = (
         f"the engine reported that its bot {what} and answered with a stand-in move: "
-        f"{failure.to_string()[len('error: ') :]}{more}"
+        f"{failure.describe()}{more}"
     )
     at = list(entries).index(entry)
     return CheckResult(name, False, detail, _excerpt(list(entries)[: at + 3]))

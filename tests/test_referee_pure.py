@@ -7,12 +7,11 @@ from collections import Counter
 
 import pytest
 
-from adapters.referee.announce import match_standings
 from adapters.referee.clock import Clock, TimeControl, TimeControlError, go_limits
 from adapters.referee.config import build_config, engine_spec, merge_engine, parse_engine_words
 from adapters.referee.engines import MatchError
-from adapters.referee.report import ConsoleReporter, final_report, progress_text
-from adapters.referee.runner import MatchProgress
+from adapters.referee.progress import MatchProgress
+from adapters.referee.report import ConsoleReporter, final_report, progress_text, standings_event
 from adapters.referee.schedule import (
     ScheduleError,
     alignment_warning,
@@ -22,6 +21,7 @@ from adapters.referee.schedule import (
     rotate,
 )
 from adapters.referee.state import FinishedGame
+from adapters.referee.summary import table
 from adapters.stream.events import GameOver, GameStarted, MatchStarted, SprtStatus, Standings
 
 # ---- schedule ------------------------------------------------------------------------
@@ -225,12 +225,12 @@ def test_console_shows_a_status_line_on_a_terminal_and_plain_lines_elsewhere() -
         now[0] = 100.0
         reporter = ConsoleReporter(stream, clock=lambda: now[0])
         reporter.on_event(MatchStarted(("a", "random"), "tak", 2))
-        reporter.on_event(match_standings(progress))
+        reporter.on_event(standings_event(table(progress)))
         reporter.on_event(started)
         now[0] = 130.0
         progress.finished[0] = progress.last = game
         reporter.on_event(over)
-        reporter.on_event(match_standings(progress))
+        reporter.on_event(standings_event(table(progress)))
         progress.finished.clear()
         reporter.close()
     line = "[1/2] game 1: a vs random: R-0 (road, 9 plies) | a 1/1  random 0/1"

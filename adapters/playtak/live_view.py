@@ -12,8 +12,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from adapters.playtak.live_game import BLACK_WINS, WHITE_WINS, LiveGame, ptn_record
+from adapters.referee.report import standing_row
+from adapters.referee.stats import GameScore
+from adapters.referee.summary import player_line
 from adapters.stream.announce import engine_info, game_over, game_started, move_played
-from adapters.stream.events import Event, StandingRow, Standings
+from adapters.stream.events import Event, Standings
 
 
 class BridgeWatch:
@@ -104,12 +107,22 @@ class BridgeWatch:
         self._standings()
 
     def _standings(self) -> None:
-        wins = sum(1 for seat, r in self.results if r in (WHITE_WINS, BLACK_WINS)[seat])
-        losses = sum(1 for seat, r in self.results if r in (BLACK_WINS, WHITE_WINS)[seat])
-        draws = sum(1 for _, r in self.results if r == "1/2-1/2")
-        row = StandingRow(
-            self.name or "bot", len(self.results), wins + draws / 2, wins, draws, losses
-        )
+        """The bot's line of this run's results, as the referee renders its standings."""
+        scores = [s for s in (_score(seat, r) for seat, r in self.results) if s is not None]
+        line = player_line(self.name or "bot", scores, len(self.results) - len(scores))
         done = len(self.results)
         total = self.games if self.games is not None else done
-        self.publish(Standings((row,), done, total, "playing"))
+        self.publish(Standings((standing_row(line),), done, total, "playing"))
+
+
+def _score(seat: int, result: str) -> GameScore | None:
+    """A server result of the bot (engine 0) in `seat` (0 white); None when unfinished."""
+    if result in WHITE_WINS:
+        winners: tuple[int, ...] = (0,)
+    elif result in BLACK_WINS:
+        winners = (1,)
+    elif result == "1/2-1/2":
+        winners = (0, 1)
+    else:
+        return None
+    return GameScore((0, 1) if seat == 0 else (1, 0), winners)

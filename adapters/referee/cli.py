@@ -18,9 +18,11 @@ from adapters.referee.cli_options import configure as configure
 from adapters.referee.cli_options import option_table, settings_of, with_demo
 from adapters.referee.config import build_config
 from adapters.referee.engines import MatchError
+from adapters.referee.facts import Status
 from adapters.referee.json_config import read_json_config
+from adapters.referee.progress import MatchProgress
 from adapters.referee.report import ConsoleReporter, final_report, write_json
-from adapters.referee.runner import Match, MatchProgress
+from adapters.referee.runner import Match
 from adapters.referee.schedule import alignment_warning
 from adapters.referee.state import StateError, read_state
 from adapters.stream.bus import EventBus
@@ -191,11 +193,11 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    if progress.status == "interrupted":
+    if progress.status is Status.INTERRUPTED:
         code = 130
         if state_path:
             print(f"Resume with: tei match --resume {state_path}")
-    elif progress.status.startswith("error"):
+    elif progress.status is Status.ERROR:
         code = 1
     return code
 

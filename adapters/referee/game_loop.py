@@ -1,7 +1,8 @@
 """One game between engines: the referee holds the true game, asks each engine for its
 move under its clock, checks the answer, and judges with the rules core only.
 
-Terminations (`termination:"..."` in the comment before a record's first move):
+Terminations (adapters.referee.facts.Termination; `termination:"..."` in the comment
+before a record's first move):
   normal            the rules ended the game (road, flats, score, a rules draw ...)
   time forfeit      a move took longer than the clock (plus margin) allowed
   stalled           no answer to `isready`/`teinewgame`, or to a move without time limit
@@ -31,6 +32,7 @@ import trio
 from adapters.referee.adjudication import Adjudicator, score_words
 from adapters.referee.clock import Clock, go_limits
 from adapters.referee.engines import EngineSpec
+from adapters.referee.facts import MoveTimes, Termination
 from adapters.referee.openings import Opening
 from adapters.referee.records import GameRecord, MoveNote, info_comment, labelled_notes
 from adapters.referee.schedule import Pairing
@@ -39,26 +41,7 @@ from rules.game import Game, Outcome
 from rules.registry import game_class
 from tei.driver import PlayResult
 from tei.lines import printable
-from tei.seat import EngineSeat, FaultKind, NewGame, SeatFault, failure_kind
-
-NORMAL = "normal"
-TIME_FORFEIT = FaultKind.TIME_FORFEIT.value
-STALLED = FaultKind.STALLED.value
-CRASHED = FaultKind.CRASHED.value
-ILLEGAL = FaultKind.ILLEGAL.value
-MALFORMED = FaultKind.MALFORMED.value
-BOT_ERROR = FaultKind.BOT_ERROR.value
-ADJUDICATED = "adjudicated"
-TERMINATIONS = (
-    NORMAL,
-    TIME_FORFEIT,
-    STALLED,
-    CRASHED,
-    ILLEGAL,
-    MALFORMED,
-    BOT_ERROR,
-    ADJUDICATED,
-)
+from tei.seat import EngineSeat, NewGame, SeatFault, failure_kind
 
 
 def referee_rules(game: str) -> frozenset[str]:
@@ -93,7 +76,7 @@ class GameResult:
 
     pairing: Pairing
     outcome: Outcome
-    termination: str
+    termination: Termination
     #: engine indexes to restart before their next game
     restart: tuple[int, ...]
     record: GameRecord
@@ -101,8 +84,8 @@ class GameResult:
     detail: str = ""
     #: the engine at fault (None when the rules or an adjudication ended the game)
     culprit: int | None = None
-    #: per engine: (engine, moves, total ms, max ms, moves with a reported time, latency ms)
-    timing: tuple[tuple[int, int, float, float, int, float], ...] = ()
+    #: each engine's move times
+    timing: tuple[MoveTimes, ...] = ()
 
 
 def forfeit_outcome(game: Game[Any], seat: int, reason: str) -> Outcome:
@@ -145,7 +128,7 @@ class _Judgement:
     """How a game ended, as it is found out."""
 
     outcome: Outcome | None = None
-    termination: str = NORMAL
+    termination: Termination = Termination.NORMAL
     detail: str = ""
     culprit: int | None = None
     restart: set[int] = attrs.field(factory=set)
@@ -156,23 +139,31 @@ class _Judgement:
         self.outcome = game.result
         if self.outcome is not None:
             if self.outcome.reason in referee_rules(settings.game):
-                self.termination = ADJUDICATED
+                self.termination = Termination.ADJUDICATED
             return True
         if settings.max_plies is not None and plies >= settings.max_plies:
-            self.outcome, self.termination = draw_outcome(game, "max plies"), ADJUDICATED
+            self.outcome = draw_outcome(game, "max plies")
+            self.termination = Termination.ADJUDICATED
             return True
         return False
 
     def fault(self, game: Game[Any], seat: int, player: Player, fault: SeatFault) -> None:
-        self.forfeit(game, seat, player, fault.kind.value, str(fault.cause), fault.restart)
+        why = Termination.of_fault(fault.kind)
+        self.forfeit(game, seat, player, why, str(fault.cause), fault.restart)
 
     def forfeit(
-        self, game: Game[Any], seat: int, player: Player, why: str, detail: str, restart: bool
+        self,
+        game: Game[Any],
+        seat: int,
+        player: Player,
+        why: Termination,
+        detail: str,
+        restart: bool,
     ) -> None:
         self.termination, self.detail, self.culprit = why, detail, player.engine
         if restart:
             self.restart.add(player.engine)
-        self.outcome = forfeit_outcome(game, seat, why)
+        self.outcome = forfeit_outcome(game, seat, why.value)
 
 
 async def play_game(
@@ -198,7 +189,7 @@ async def play_game(
     ]
     date = datetime.datetime.now(datetime.UTC)
     judged = _Judgement()
-    timing: dict[int, list[float]] = {}
+    timing: dict[int, MoveTimes] = {}
     new = NewGame(settings.game, settings.rules, key=(pairing.index, date))
     names = [player.spec.name for player in players]
     judge = settings.adjudicator.new_game(names) if settings.adjudicator is not None else None
@@ -219,7 +210,7 @@ async def play_game(
         if judge is not None:  # in a thread: a tinue search must not hold up other games
             verdict = await trio.to_thread.run_sync(judge.after_move, game, seat, _score(answer))
             if verdict is not None:
-                judged.outcome, judged.termination = verdict.outcome, ADJUDICATED
+                judged.outcome, judged.termination = verdict.outcome, Termination.ADJUDICATED
                 judged.detail = verdict.comment
 
     assert judged.outcome is not None
@@ -229,9 +220,7 @@ async def play_game(
         termination=judged.termination,
         restart=tuple(sorted(judged.restart)),
         culprit=judged.culprit,
-        timing=tuple(
-            (e, int(t[0]), t[1], t[2], int(t[3]), t[4]) for e, t in sorted(timing.items())
-        ),
+        timing=tuple(t for _, t in sorted(timing.items())),
         record=_record(pairing, players, settings, opening, start, game, moves, date, judged),
         plies=game.ply,
         detail=judged.detail,
@@ -277,12 +266,13 @@ async def _ask(
         judged.fault(game, seat, player, fault)
         return None
     if answer.failure is not None:  # the host's stand-in for a bot that failed
-        said = f"engine {player.seat.label!r}: {answer.failure.to_string()[len('error: ') :]}"
-        judged.forfeit(game, seat, player, failure_kind(answer.failure).value, said, False)
+        said = f"engine {player.seat.label!r}: {answer.failure.describe()}"
+        why = Termination.of_fault(failure_kind(answer.failure))
+        judged.forfeit(game, seat, player, why, said, False)
         return None
     if not clock.punch(answer.elapsed * 1000):
         took = f"engine {player.seat.label!r} took {answer.elapsed:.3f} s, allowed {window:.3f} s"
-        judged.forfeit(game, seat, player, TIME_FORFEIT, took, False)
+        judged.forfeit(game, seat, player, Termination.TIME_FORFEIT, took, False)
         return None
     return answer
 
@@ -333,7 +323,7 @@ def _record(
     details = [
         ("round", str(pairing.round)),
         ("pair", str(pairing.group + 1)),
-        ("termination", judged.termination),
+        ("termination", judged.termination.value),
     ]
     if opening is not None and opening.source:
         details.append(("book", opening.source))
@@ -357,18 +347,11 @@ def _left(clocks: Sequence[Clock]) -> tuple[float | None, ...]:
     return tuple(c.left_ms if c.control.base_ms is not None else None for c in clocks)
 
 
-def _clock_in(timing: dict[int, list[float]], engine: int, answer: PlayResult) -> None:
-    """Add a move to an engine's timing: count, total, max, and the latency (measured
-    time minus the `info time` the engine reported) when it reported one."""
-    ms = answer.elapsed * 1000
-    t = timing.setdefault(engine, [0, 0.0, 0.0, 0, 0.0])
-    t[0] += 1
-    t[1] += ms
-    t[2] = max(t[2], ms)
+def _clock_in(timing: dict[int, MoveTimes], engine: int, answer: PlayResult) -> None:
+    """Add a move to an engine's times, with the `info time` it reported last (if any)."""
     reported = next((i.time for i in reversed(answer.infos) if i.time is not None), None)
-    if reported is not None:
-        t[3] += 1
-        t[4] += ms - reported
+    times = timing.get(engine, MoveTimes(engine))
+    timing[engine] = times.add(answer.elapsed * 1000, reported)
 
 
 def _seats_of_history(game: Game[Any]) -> list[int]:

@@ -1,27 +1,27 @@
-"""What the referee shows and saves: a line per finished game (a status line on a
-terminal), the final standings table, and the machine-readable summary (`--json`)."""
+"""What the referee shows and saves, each a rendering of the match summary
+(adapters.referee.summary): the final tables, the machine-readable summary (`--json`) and
+the standings events; and on the terminal a line per finished game (a status line on a
+terminal)."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from adapters.referee.config import seats_per_game, team_game
-from adapters.referee.game_loop import ADJUDICATED
-from adapters.referee.runner import MatchProgress
-from adapters.referee.stats import (
-    FIELD,
-    PairStats,
-    Standing,
-    format_elo,
-    pair_stats,
-    standings,
-    team_standings,
+from adapters.referee.facts import Termination
+from adapters.referee.progress import MatchProgress
+from adapters.referee.stats import format_elo
+from adapters.referee.summary import (
+    Interval,
+    Line,
+    MatchSummary,
+    PairLine,
+    Table,
+    summarize,
 )
 from adapters.stream.events import (
     Event,
@@ -29,32 +29,18 @@ from adapters.stream.events import (
     GameStarted,
     MatchStarted,
     MatchStopping,
+    SprtStatus,
+    StandingRow,
     Standings,
 )
 from bots import compiled
 
-
-def _names(progress: MatchProgress, who: tuple[int, ...]) -> str:
-    return "+".join(progress.config.engines[i].name for i in who)
+# ---- text --------------------------------------------------------------------------------
 
 
-def pairs(progress: MatchProgress) -> list[PairStats]:
-    """Head-to-head numbers of every pair of engines that met."""
-    scores = progress.scores()
-    out = []
-    for a, b in itertools.combinations(range(len(progress.config.engines)), 2):
-        stats = pair_stats(scores, a, b)
-        if stats.games:
-            out.append(stats)
-    return out
-
-
-def standings_table(
-    rows: list[Standing], progress: MatchProgress, title: str, elo: bool = False
-) -> list[str]:
-    """Rows of a standings table; with `elo`, each row's Elo against the field (two-seat
-    games only), by the same method as a pair's line (`PairStats.elo_estimate`)."""
-    width = max([len(title), *(len(_names(progress, r.who)) for r in rows)])
+def standings_table(rows: Sequence[Line], title: str, elo: bool = False) -> list[str]:
+    """Rows of a standings table; with `elo`, each row's Elo against the field."""
+    width = max([len(title), *(len(r.name) for r in rows)])
     head = (
         f"{'#':>2} {title:<{width}} {'games':>5} {'points':>7} {'score':>6}"
         f" {'wins':>5} {'shared':>6} {'losses':>6}"
@@ -62,214 +48,207 @@ def standings_table(
     lines = [head + ("  Elo vs field (95%)" if elo else "")]
     for rank, r in enumerate(rows, 1):
         line = (
-            f"{rank:>2} {_names(progress, r.who):<{width}} {r.games:>5} {r.points:>7.2f}"
+            f"{rank:>2} {r.name:<{width}} {r.games:>5} {r.points:>7.2f}"
             f" {r.score * 100:>5.1f}% {r.wins:>5} {r.draws:>6} {r.losses:>6}"
         )
-        if elo:
-            field = pair_stats(progress.scores(), r.who[0], FIELD)
-            line += f"  {format_elo(field.elo_estimate())}"
-        lines.append(line)
+        lines.append(line + (f"  {format_elo(r.elo)}" if elo else ""))
     return lines
 
 
-def pair_line(progress: MatchProgress, stats: PairStats) -> str:
-    a, b = _names(progress, (stats.a,)), _names(progress, (stats.b,))
-    elo = stats.elo_estimate()
-    penta = ", ".join(str(c) for c in stats.penta)
+def pair_line(pair: PairLine) -> str:
+    penta = ", ".join(str(c) for c in pair.penta)
     return (
-        f"{a} vs {b}: games {stats.games}, W-L-D {stats.wins}-{stats.losses}-{stats.draws},"
-        f" score {stats.score * 100:.1f}%, Elo {format_elo(elo)} (95%),"
-        f" LOS {stats.los * 100:.1f}%, draws {stats.draw_ratio * 100:.1f}%,"
+        f"{pair.a} vs {pair.b}: games {pair.games}, W-L-D {pair.wins}-{pair.losses}-{pair.draws},"
+        f" score {pair.score * 100:.1f}%, Elo {format_elo(pair.elo_estimate)} (95%),"
+        f" LOS {pair.los * 100:.1f}%, draws {pair.draw_ratio * 100:.1f}%,"
         f" Ptnml(0-2) [{penta}]"
     )
 
 
-def final_report(progress: MatchProgress) -> str:
+def _counts(counts: Mapping[str, int] | Mapping[Termination, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+
+
+def summary_text(summary: MatchSummary) -> str:
     """The tables printed at the end of a match."""
-    config = progress.config
-    done = len(progress.finished)
-    lines = [f"Games: {done} of {progress.total} ({progress.status})"]
-    two_seats = seats_per_game(config) == 2
-    lines += standings_table(
-        standings(progress.scores(), len(config.engines)), progress, "engine", elo=two_seats
-    )
-    if team_game(config):
+    t = summary.table
+    lines = [f"Games: {t.done} of {t.total} ({t.status_text})"]
+    lines += standings_table(t.standings, "engine", elo=summary.two_seats)
+    if summary.team_game:
         lines.append("")
-        lines += standings_table(team_standings(progress.scores()), progress, "team")
-    pair_stats_list = pairs(progress)
-    if pair_stats_list:
+        lines += standings_table(summary.teams, "team")
+    if summary.pairs:
         lines.append("")
-        lines += [pair_line(progress, s) for s in pair_stats_list]
-    sprt = config.sprt
-    if sprt is not None and pair_stats_list:
-        first = pair_stats(progress.scores(), 0, 1)
-        counts = sprt.counts(first)
+        lines += [pair_line(p) for p in summary.pairs]
+    s = t.sprt
+    if s is not None and summary.pairs:
         lines.append(
-            f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}"
-            f" ({sprt.model}): LLR {sprt.llr(counts):.3f} [{sprt.lower:.3f}, {sprt.upper:.3f}]"
-            f" -> {sprt.decide(counts) or 'continue'}"
+            f"SPRT elo0={s.elo0:g} elo1={s.elo1:g} alpha={s.alpha:g} beta={s.beta:g}"
+            f" ({s.model}): LLR {s.llr:.3f} [{s.lower:.3f}, {s.upper:.3f}]"
+            f" -> {s.decision or 'continue'}"
         )
-    terminations: dict[str, int] = {}
-    for game in progress.finished.values():
-        terminations[game.termination] = terminations.get(game.termination, 0) + 1
-    if terminations:
+    if summary.terminations:
+        lines.append("Terminations: " + _counts(summary.terminations))
+    if summary.adjudications:
+        lines.append("Adjudications: " + _counts(summary.adjudications))
+    for e in summary.timing:
+        latency = f", latency {e.latency_ms:.1f} ms" if e.latency_ms is not None else ""
         lines.append(
-            "Terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items()))
+            f"Time of {e.name}: {e.moves} moves, average {e.average_ms:.1f} ms,"
+            f" longest {e.max_ms:.1f} ms{latency}"
         )
-    counted = adjudications(progress)
-    if counted:
-        lines.append("Adjudications: " + ", ".join(f"{k} {v}" for k, v in sorted(counted.items())))
-    for name, t in timings(progress).items():
-        latency = f", latency {t['latency_ms']:.1f} ms" if t["latency_ms"] is not None else ""
-        lines.append(
-            f"Time of {name}: {t['moves']} moves, average {t['average_ms']:.1f} ms,"
-            f" longest {t['max_ms']:.1f} ms{latency}"
-        )
-    for name, by_kind in faults(progress).items():
-        listed = ", ".join(f"{k} {v}" for k, v in sorted(by_kind.items()))
-        lines.append(f"Faults of {name}: {listed}")
+    for name, by_kind in summary.faults.items():
+        lines.append(f"Faults of {name}: {_counts(by_kind)}")
     lines.append(f"Build (this install and its built-in bots): {compiled.describe()}")
     return "\n".join(lines)
 
 
-def timings(progress: MatchProgress) -> dict[str, dict[str, Any]]:
-    """Per engine name: moves, average and longest move time as the referee measured it,
-    and the average latency (measured minus reported `info time`) when it reported times."""
-    sums: dict[int, list[float]] = {}
-    for game in progress.finished.values():
-        for engine, moves, total, longest, reported, latency in game.timing:
-            s = sums.setdefault(engine, [0, 0.0, 0.0, 0, 0.0])
-            s[0] += moves
-            s[1] += total
-            s[2] = max(s[2], longest)
-            s[3] += reported
-            s[4] += latency
-    out: dict[str, dict[str, Any]] = {}
-    for engine, s in sorted(sums.items()):
-        if s[0]:
-            out[progress.config.engines[engine].name] = {
-                "moves": int(s[0]),
-                "average_ms": round(s[1] / s[0], 3),
-                "max_ms": round(s[2], 3),
-                "latency_ms": round(s[4] / s[3], 3) if s[3] else None,
-            }
-    return out
+def final_report(progress: MatchProgress) -> str:
+    """The tables printed at the end of a match."""
+    return summary_text(summarize(progress))
 
 
-def adjudications(progress: MatchProgress, engine: int | None = None) -> dict[str, int]:
-    """Adjudicated games per rule (`max plies`, `repetition`, `rule50`, `resign`, `draw`,
-    `tinue`), of one engine when `engine` is given."""
-    out: dict[str, int] = {}
-    for game in progress.finished.values():
-        if game.termination == ADJUDICATED and (engine is None or engine in game.seats):
-            out[game.reason] = out.get(game.reason, 0) + 1
-    return out
+# ---- JSON --------------------------------------------------------------------------------
 
 
-def faults(progress: MatchProgress) -> dict[str, dict[str, int]]:
-    """Per engine name: how many games it lost by each fault."""
-    out: dict[str, dict[str, int]] = {}
-    for game in progress.finished.values():
-        if game.culprit is not None:
-            name = progress.config.engines[game.culprit].name
-            counts = out.setdefault(name, {})
-            counts[game.termination] = counts.get(game.termination, 0) + 1
-    return out
+def _finite(x: float) -> float | None:
+    return None if math.isinf(x) or math.isnan(x) else round(x, 2)
 
 
-def _elo_json(interval: tuple[float, float, float] | None) -> dict[str, float | None] | None:
+def _elo_json(interval: Interval | None) -> dict[str, float | None] | None:
     if interval is None:
         return None
-
-    def clean(x: float) -> float | None:
-        return None if math.isinf(x) or math.isnan(x) else round(x, 2)
-
-    return {"elo": clean(interval[0]), "low": clean(interval[1]), "high": clean(interval[2])}
+    return {"elo": _finite(interval[0]), "low": _finite(interval[1]), "high": _finite(interval[2])}
 
 
-def summary_json(progress: MatchProgress) -> dict[str, Any]:
-    """The machine-readable summary."""
-    config = progress.config
-    scores = progress.scores()
+def _standing_json(r: Line) -> dict[str, Any]:
+    return {
+        "who": list(r.names),
+        "games": r.games,
+        "points": r.points,
+        "score": round(r.score, 4),
+        "wins": r.wins,
+        "shared": r.draws,
+        "losses": r.losses,
+        "adjudicated": dict(r.adjudicated),
+    }
 
-    def standing(r: Standing) -> dict[str, Any]:
-        return {
-            "who": [config.engines[i].name for i in r.who],
-            "games": r.games,
-            "points": r.points,
-            "score": round(r.score, 4),
-            "wins": r.wins,
-            "shared": r.draws,
-            "losses": r.losses,
-            "adjudicated": adjudications(progress, r.who[0]) if len(r.who) == 1 else {},
-        }
 
+def _pair_json(p: PairLine) -> dict[str, Any]:
+    return {
+        "engines": [p.a, p.b],
+        "games": p.games,
+        "wins": p.wins,
+        "losses": p.losses,
+        "draws": p.draws,
+        "score": round(p.score, 4),
+        "elo": _elo_json(p.elo),
+        "elo_pentanomial": _elo_json(p.elo_penta),
+        "los": round(p.los, 4),
+        "draw_ratio": round(p.draw_ratio, 4),
+        "pentanomial": list(p.penta),
+    }
+
+
+def summary_data(summary: MatchSummary) -> dict[str, Any]:
+    """The machine-readable summary (`--json`)."""
+    t = summary.table
     data: dict[str, Any] = {
-        "game": config.game,
-        "rules": dict(config.rules),
+        "game": summary.game,
+        "rules": dict(summary.rules),
         "engines": [
-            {"name": e.name, "command": list(e.argv), "clock": e.control.describe()}
-            for e in config.engines
+            {"name": e.name, "command": list(e.command), "clock": e.clock} for e in summary.engines
         ],
-        "status": progress.status,
-        "games_total": progress.total,
-        "games_done": len(progress.finished),
-        "standings": [standing(r) for r in standings(scores, len(config.engines))],
-        "teams": [standing(r) for r in team_standings(scores)],
-        "pairs": [
-            {
-                "engines": [config.engines[s.a].name, config.engines[s.b].name],
-                "games": s.games,
-                "wins": s.wins,
-                "losses": s.losses,
-                "draws": s.draws,
-                "score": round(s.score, 4),
-                "elo": _elo_json(s.elo()),
-                "elo_pentanomial": _elo_json(s.elo_penta()),
-                "los": round(s.los, 4),
-                "draw_ratio": round(s.draw_ratio, 4),
-                "pentanomial": list(s.penta),
+        "status": t.status_text,
+        "games_total": t.total,
+        "games_done": t.done,
+        "standings": [_standing_json(r) for r in t.standings],
+        "teams": [_standing_json(r) for r in summary.teams],
+        "pairs": [_pair_json(p) for p in summary.pairs],
+        "restarts": dict(summary.restarts),
+        "faults": {
+            name: {k.value: n for k, n in by_kind.items()}
+            for name, by_kind in summary.faults.items()
+        },
+        "adjudications": dict(summary.adjudications),
+        "timing": {
+            e.name: {
+                "moves": e.moves,
+                "average_ms": e.average_ms,
+                "max_ms": e.max_ms,
+                "latency_ms": e.latency_ms,
             }
-            for s in pairs(progress)
-        ],
-        "restarts": {config.engines[i].name: n for i, n in progress.restarts.items()},
-        "faults": faults(progress),
-        "adjudications": adjudications(progress),
-        "timing": timings(progress),
+            for e in summary.timing
+        },
         "results": [
             {
                 "index": g.index,
-                "players": [config.engines[i].name for i in g.seats],
-                "result": g.code,
+                "players": list(g.players),
+                "result": g.result,
                 "winners": list(g.winners),
-                "termination": g.termination,
+                "termination": g.termination.value,
                 "reason": g.reason,
                 "plies": g.plies,
                 "detail": g.detail,
-                "culprit": None if g.culprit is None else config.engines[g.culprit].name,
+                "culprit": g.culprit,
             }
-            for _, g in sorted(progress.finished.items())
+            for g in summary.results
         ],
     }
-    if config.sprt is not None:
-        first = pair_stats(scores, 0, 1)
-        counts = config.sprt.counts(first)
+    s = t.sprt
+    if s is not None:
         data["sprt"] = {
-            "elo0": config.sprt.elo0,
-            "elo1": config.sprt.elo1,
-            "alpha": config.sprt.alpha,
-            "beta": config.sprt.beta,
-            "model": config.sprt.model,
-            "llr": round(config.sprt.llr(counts), 4),
-            "lower": round(config.sprt.lower, 4),
-            "upper": round(config.sprt.upper, 4),
-            "decision": config.sprt.decide(counts),
+            "elo0": s.elo0,
+            "elo1": s.elo1,
+            "alpha": s.alpha,
+            "beta": s.beta,
+            "model": s.model,
+            "llr": round(s.llr, 4),
+            "lower": round(s.lower, 4),
+            "upper": round(s.upper, 4),
+            "decision": s.decision,
         }
     return data
 
 
+def summary_json(progress: MatchProgress) -> dict[str, Any]:
+    """The machine-readable summary of a match now."""
+    return summary_data(summarize(progress))
+
+
 def write_json(path: str | Path, progress: MatchProgress) -> None:
     Path(path).write_text(json.dumps(summary_json(progress), indent=2) + "\n", encoding="utf-8")
+
+
+# ---- stream ------------------------------------------------------------------------------
+
+
+def standing_row(line: Line) -> StandingRow:
+    """A standings line as the stream carries it (bounds None when unknown or infinite)."""
+    elo, low, high = line.elo if line.elo is not None else (math.inf,) * 3
+    return StandingRow(
+        line.name,
+        line.games,
+        line.points,
+        line.wins,
+        line.draws,
+        line.losses,
+        _finite(elo),
+        _finite(low),
+        _finite(high),
+        format_elo(line.elo),
+    )
+
+
+def standings_event(t: Table) -> Standings:
+    """The standings event of a match's table."""
+    s = t.sprt
+    sprt = None if s is None else SprtStatus(s.elo0, s.elo1, s.lower, s.upper, s.llr, s.decision)
+    rows = tuple(standing_row(r) for r in t.standings)
+    return Standings(rows, t.done, t.total, t.status_text, sprt)
+
+
+# ---- the terminal ------------------------------------------------------------------------
 
 
 def _duration(seconds: float) -> str:
@@ -372,7 +351,8 @@ class ConsoleReporter:
             self._table = event
             ended, self._ended = self._ended, None
             if ended is not None and not self.quiet:
-                why = ended.reason if ended.termination == "normal" else ended.termination
+                normal = ended.termination == Termination.NORMAL
+                why = ended.reason if normal else ended.termination
                 line = (
                     f"[{event.done}/{event.total}] game {ended.game + 1}: "
                     f"{' vs '.join(ended.players)}: {ended.result} ({why}, {ended.plies} plies)"

@@ -19,19 +19,8 @@ from typing import Any
 import attrs
 
 from adapters.referee.adjudication import DRAW, RESIGN, TINUE
-from adapters.referee.game_loop import (
-    ADJUDICATED,
-    BOT_ERROR,
-    CRASHED,
-    ILLEGAL,
-    MALFORMED,
-    NORMAL,
-    STALLED,
-    TERMINATIONS,
-    TIME_FORFEIT,
-    draw_outcome,
-    forfeit_outcome,
-)
+from adapters.referee.facts import Termination
+from adapters.referee.game_loop import draw_outcome, forfeit_outcome
 from adapters.referee.openings import RecordText, read_records
 from adapters.referee.records import (
     cut_fragment,
@@ -45,8 +34,8 @@ from rules.game import Game, GameError, Outcome
 
 log = logging.getLogger("referee")
 
-#: terminations where the engine of the forfeiting seat was at fault
-FAULTS = frozenset((TIME_FORFEIT, STALLED, CRASHED, ILLEGAL, MALFORMED, BOT_ERROR))
+#: the terminations by their words
+_TERMINATIONS = {t.value: t for t in Termination}
 
 
 def misfit(
@@ -202,7 +191,8 @@ def _adopt(
     note = next((c for c in parsed.comments if c.startswith(f"{termination}: ")), "")
     detail = note[len(termination) + 2 :]
     reason = outcome.reason
-    if termination == ADJUDICATED and reason == ADJUDICATED:  # read back from the comment
+    adjudicated = Termination.ADJUDICATED
+    if termination is adjudicated and reason == adjudicated.value:  # read back from the comment
         word = detail.split(" ", 1)[0]
         reason = word if word in (RESIGN, DRAW, TINUE) else "max plies"
     return FinishedGame(
@@ -216,17 +206,19 @@ def _adopt(
         plies=plies,
         record=text,
         detail=detail,
-        culprit=pairing.seats[forfeit] if forfeit is not None and termination in FAULTS else None,
+        culprit=pairing.seats[forfeit] if forfeit is not None and termination.is_fault else None,
     )
 
 
-def _judge(record: RecordText, start: Game[Any]) -> tuple[Outcome, str, int | None, int] | None:
+def _judge(
+    record: RecordText, start: Game[Any]
+) -> tuple[Outcome, Termination, int | None, int] | None:
     """(outcome, termination, forfeiting seat, plies) of a record: replayed from the
     start position, or else read from its result code as the referee writes it."""
     game = start.copy()
     while game.ply:
         game.undo()
-    termination = _details(record).get("termination", "")
+    termination = _TERMINATIONS.get(_details(record).get("termination", ""))
     code = record.tags.get("Result", "")
     plies: int
     try:
@@ -236,17 +228,17 @@ def _judge(record: RecordText, start: Game[Any]) -> tuple[Outcome, str, int | No
         plies = len(record.moves)
     result = game.result
     if result is not None and result.code == code:
-        return result, termination or NORMAL, None, plies
-    if termination not in TERMINATIONS:
+        return result, termination if termination else Termination.NORMAL, None, plies
+    if termination is None:
         return None
-    draw = draw_outcome(game, termination)
+    draw = draw_outcome(game, termination.value)
     if code == draw.code:
         return draw, termination, None, plies
     for seat in range(game.players):
-        forfeit = forfeit_outcome(game, seat, termination)
+        forfeit = forfeit_outcome(game, seat, termination.value)
         if code == forfeit.code:
             return forfeit, termination, seat, plies
     if game.players == 2 and code in ("R-0", "0-R"):  # a tinue adjudication
         winner = 0 if code == "R-0" else 1
-        return Outcome((winner,), code, termination), termination, None, plies
+        return Outcome((winner,), code, termination.value), termination, None, plies
     return None

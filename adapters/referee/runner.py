@@ -20,14 +20,16 @@ import attrs
 import trio
 
 from adapters.referee.adjudication import Adjudicator
-from adapters.referee.announce import match_standings
 from adapters.referee.config import MatchConfig, seats_per_game
 from adapters.referee.engines import MatchError, probe_engines
 from adapters.referee.executors import Executor, LocalExecutor
+from adapters.referee.facts import Status
 from adapters.referee.game_loop import GameResult, GameSettings
 from adapters.referee.lock import locked, refuse_unfinished
 from adapters.referee.openings import Opening, OpeningError, load_book
+from adapters.referee.progress import MatchProgress
 from adapters.referee.records import OrderedWriter
+from adapters.referee.report import standings_event
 from adapters.referee.resume import Reconciled, check_state, reconcile
 from adapters.referee.schedule import (
     Pairing,
@@ -37,7 +39,7 @@ from adapters.referee.schedule import (
 )
 from adapters.referee.seat_pool import GameJob
 from adapters.referee.state import FinishedGame, MatchState, StateWriter, new_run_id
-from adapters.referee.stats import GameScore, pair_stats
+from adapters.referee.summary import sprt_line, table
 from adapters.stream.announce import Publish, game_over
 from adapters.stream.events import Event, MatchStarted, MatchStopping
 from rules.game import Game, GameError
@@ -46,24 +48,6 @@ from tei.driver import Transcript
 from tei.errors import main_error
 
 log = logging.getLogger("referee")
-
-
-@attrs.define
-class MatchProgress:
-    """What the match knows so far (its events go to the subscribers after every game)."""
-
-    config: MatchConfig
-    total: int
-    finished: dict[int, FinishedGame] = attrs.field(factory=dict)
-    running: int = 0
-    #: "running", "finished", "interrupted", "stopped", "sprt H0", "sprt H1", "error: ..."
-    status: str = "running"
-    #: the most recent game (None before the first)
-    last: FinishedGame | None = None
-    restarts: collections.Counter[int] = attrs.field(factory=collections.Counter)
-
-    def scores(self) -> list[GameScore]:
-        return [GameScore(g.seats, g.winners, g.group) for _, g in sorted(self.finished.items())]
 
 
 def _notice(transcript: Transcript | None) -> Callable[[str, str], None]:
@@ -231,7 +215,7 @@ class Match:
                     self._write_record(index, game.record)
             self._queue.extend(pending(self.schedule, set(self.progress.finished)))
             if not self._queue:
-                self.progress.status = "finished"
+                self.progress.stop(Status.FINISHED)
                 return self.progress
             self._check_sprt()
             if self._stopping:
@@ -259,15 +243,14 @@ class Match:
                 if match_errors is None or rest is not None:
                     raise
                 raise main_error(match_errors) from None
-            if self.progress.status == "running":
-                self.progress.status = "finished"
+            if self.progress.status is Status.RUNNING:
+                self.progress.stop(Status.FINISHED)
         except BaseException as exc:
-            if self.progress.status == "running":
-                self.progress.status = (
-                    "interrupted"
-                    if isinstance(exc, trio.Cancelled | KeyboardInterrupt)
-                    else f"error: {exc}"
-                )
+            if self.progress.status is Status.RUNNING:
+                if isinstance(exc, trio.Cancelled | KeyboardInterrupt):
+                    self.progress.stop(Status.INTERRUPTED)
+                else:
+                    self.progress.stop(Status.ERROR, str(exc))
             raise
         finally:
             with trio.CancelScope(shield=True):
@@ -313,25 +296,24 @@ class Match:
         if self._state is not None:
             status = self.progress.status
             try:
-                if status == "finished" or status.startswith("sprt"):
+                if status.ended:
                     self._state.end(status)
                 self._state.close()
             except OSError as exc:
                 self._fail(f"cannot write the state file {self.state_path}", exc)
-        if self.progress.status == "running":
-            self.progress.status = "stopped"
+        if self.progress.status is Status.RUNNING:
+            self.progress.stop(Status.STOPPED)
         self._announce_standings()
 
     async def _watch_signals(self, cancel_scope: trio.CancelScope) -> None:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async for signum in signals:
+                self.progress.stop(Status.INTERRUPTED)
                 if signum == signal.SIGINT and not self._stopping:
                     self._stopping = True
-                    self.progress.status = "interrupted"
-                    self._emit(MatchStopping("draining", self.progress.status))
+                    self._emit(MatchStopping("draining", self.progress.status_text))
                 else:
-                    self.progress.status = "interrupted"
-                    self._emit(MatchStopping("stopping", self.progress.status))
+                    self._emit(MatchStopping("stopping", self.progress.status_text))
                     cancel_scope.cancel()
                     return
 
@@ -339,10 +321,10 @@ class Match:
         """Start no new game; running ones finish."""
         self._stopping = True
 
-    def halt(self, status: str = "interrupted") -> None:
+    def halt(self, status: Status = Status.INTERRUPTED, error: str = "") -> None:
         """Stop at once: start no new game, abandon the running ones (not recorded)."""
         self._stopping = True
-        self.progress.status = status
+        self.progress.stop(status, error)
         if self._cancel is not None:
             self._cancel.cancel()
 
@@ -401,7 +383,7 @@ class Match:
                 pairing.index,
                 self.config.game,
                 finished.code,
-                finished.termination,
+                finished.termination.value,
                 finished.reason,
                 finished.plies,
                 finished.record,
@@ -419,7 +401,8 @@ class Match:
             self.publish(event)
 
     def _announce_standings(self) -> None:
-        self._emit(match_standings(self.progress))
+        if self.publish is not None:
+            self.publish(standings_event(table(self.progress)))
 
     def _write_record(self, index: int, text: str) -> None:
         assert self._writer is not None
@@ -446,16 +429,15 @@ class Match:
         if self.failure is None:
             self.failure = f"{what}: {exc.strerror or exc}"
             log.error("%s", self.failure)
-        self.halt(f"error: {self.failure}")
+        self.halt(Status.ERROR, self.failure)
 
     def _check_sprt(self) -> None:
-        sprt = self.config.sprt
-        if sprt is None or self._stopping:
+        """Stop taking games once the SPRT (the summary's) has decided."""
+        if self._stopping:
             return
-        stats = pair_stats(self.progress.scores(), 0, 1)
-        counts = sprt.counts(stats)
-        decision = sprt.decide(counts)
-        if decision is not None:
-            self._stopping = True
-            self.progress.status = f"sprt {decision}"
-            self._emit(MatchStopping("sprt", self.progress.status))
+        sprt = sprt_line(self.progress)
+        if sprt is None or sprt.decision is None:
+            return
+        self._stopping = True
+        self.progress.stop(Status.sprt(sprt.decision))
+        self._emit(MatchStopping("sprt", self.progress.status_text))

@@ -29,6 +29,7 @@ from typing import Any, TextIO
 import attrs
 
 from adapters.referee.errors import RefereeError
+from adapters.referee.facts import MoveTimes, Status, Termination, move_times
 from tei.file_bounds import read_config_bytes
 from tei.lines import quote
 
@@ -77,20 +78,21 @@ class FinishedGame:
     winners: tuple[int, ...]
     group: int
     code: str
-    termination: str
+    termination: Termination = attrs.field(converter=Termination)
     reason: str
     plies: int
     record: str
     #: what went wrong when an engine was at fault, and which engine it was
     detail: str = ""
     culprit: int | None = None
-    #: per engine: (engine, moves, total ms, max ms, moves with a reported time, latency ms)
-    timing: tuple[tuple[int, int, float, float, int, float], ...] = ()
+    #: each engine's move times
+    timing: tuple[MoveTimes, ...] = attrs.field(default=(), converter=move_times)
 
     def to_json(self) -> dict[str, Any]:
-        data = attrs.asdict(self)
+        data = attrs.asdict(self, recurse=False)
         data["seats"], data["winners"] = list(self.seats), list(self.winners)
-        data["timing"] = [list(t) for t in self.timing]
+        data["termination"] = self.termination.value
+        data["timing"] = [t.to_json() for t in self.timing]
         return {"kind": "game", **data}
 
     @classmethod
@@ -102,14 +104,14 @@ class FinishedGame:
                 winners=tuple(count(s) for s in data["winners"]),
                 group=count(data["group"]),
                 code=str(data["code"]),
-                termination=str(data["termination"]),
+                termination=Termination(data["termination"]),
                 reason=str(data["reason"]),
                 plies=count(data["plies"]),
                 record=str(data["record"]),
                 detail=str(data.get("detail", "")),
                 culprit=None if data.get("culprit") is None else count(data["culprit"]),
                 timing=tuple(
-                    (count(t[0]), count(t[1]), ms(t[2]), ms(t[3]), count(t[4]), ms(t[5]))
+                    MoveTimes(count(t[0]), count(t[1]), ms(t[2]), ms(t[3]), count(t[4]), ms(t[5]))
                     for t in data.get("timing", [])
                 ),
             )
@@ -268,9 +270,9 @@ class StateWriter:
     def written(self, index: int) -> None:
         self._line({"kind": "written", "index": index})
 
-    def end(self, status: str) -> None:
+    def end(self, status: Status) -> None:
         """The match ended (finished, or stopped by SPRT): a new match may replace it."""
-        self._line({"kind": "end", "status": status})
+        self._line({"kind": "end", "status": status.value})
 
     def close(self) -> None:
         if self._handle is not None:

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from adapters.referee.config import DEFAULTS, build_config
-from adapters.referee.runner import Match, MatchProgress
+from adapters.referee.progress import MatchProgress
+from adapters.referee.runner import Match
 from adapters.referee.state import read_state
 
 ENGINE = str(Path(__file__).with_name("engine.py"))
