@@ -16,6 +16,8 @@ import pytest
 
 from tests.support import ROOT
 
+pytestmark = pytest.mark.process
+
 BENCH = ROOT / "benchmarks"
 
 

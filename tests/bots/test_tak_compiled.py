@@ -64,12 +64,14 @@ def child(mode: str) -> dict[str, object]:
     return result
 
 
+@pytest.mark.process
 def test_force_pure_imports_the_sources() -> None:
     pure = child("pure")
     assert pure["build"] == []
     assert len(pure["results"]) == len(POSITIONS)  # type: ignore[arg-type]
 
 
+@pytest.mark.process
 def test_force_pure_refuses_modules_imported_already() -> None:
     code = "import rules.tak.board; from bots import compiled; compiled.force_pure()"
     done = subprocess.run(

@@ -51,6 +51,7 @@ def test_no_manifest_or_a_broken_one_is_an_unknown_build(tmp_path: Path) -> None
     assert read_manifest(tmp_path / "bad.json", tmp_path).build == "unknown"
 
 
+@pytest.mark.process
 def test_the_toolchain_probe_names_a_missing_or_failing_compiler(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -60,6 +61,7 @@ def test_the_toolchain_probe_names_a_missing_or_failing_compiler(
     assert "failed on a test file" in (toolchain.missing() or "")
 
 
+@pytest.mark.process
 def test_version_names_the_build_this_process_runs() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "tei", "--version"], capture_output=True, text=True, timeout=60
@@ -69,6 +71,7 @@ def test_version_names_the_build_this_process_runs() -> None:
     assert done.stdout.startswith("tei-host ") and f", {first}" in done.stdout
 
 
+@pytest.mark.process
 def test_the_engine_says_its_build_in_id_version() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "tei", "engine"],
@@ -81,6 +84,7 @@ def test_the_engine_says_its_build_in_id_version() -> None:
     assert len(versions) == 1 and compiled.describe() in versions[0]
 
 
+@pytest.mark.process
 def test_a_build_without_a_working_compiler_installs_as_pure_python(tmp_path: Path) -> None:
     """A real wheel build of a copy of the project with CC=false: it succeeds, has no
     extension module, and its manifest says why it is pure."""

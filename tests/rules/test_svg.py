@@ -134,6 +134,7 @@ def tei_show(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.process
 def test_tei_show_svg_to_stdout_and_file(tmp_path: Path) -> None:
     out = tei_show("--tps", TPS, "--svg", "-")
     assert out.returncode == 0, out.stderr
@@ -145,6 +146,7 @@ def test_tei_show_svg_to_stdout_and_file(tmp_path: Path) -> None:
     assert classes(path.read_text(encoding="utf-8"), "checker") == Counter({"x": 1})
 
 
+@pytest.mark.process
 def test_tei_show_svg_unwritable_path_is_a_usage_error(tmp_path: Path) -> None:
     out = tei_show("--svg", str(tmp_path / "missing" / "board.svg"))
     assert out.returncode == 2

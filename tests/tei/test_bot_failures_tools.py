@@ -15,6 +15,8 @@ from adapters.referee.records import read_details
 from tests.support import ROOT
 from tests.support.engines.procs import tei
 
+pytestmark = pytest.mark.process
+
 
 def test_check_fails_the_checks_a_bot_failed_in_and_says_why() -> None:
     done = tei(

@@ -15,6 +15,8 @@ from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine
 from tei.lines import printable
 from tests.support.engines.procs import fake, fake_processes, tei
 
+pytestmark = pytest.mark.process
+
 ALL = ["handshake", *(name for name, _ in CHECKS), *SESSION_CHECKS]
 HOST = [sys.executable, "-m", "tei", "engine"]
 #: for engines that answer at once: only a broken one ever waits this long

@@ -15,6 +15,8 @@ from adapters.referee.state import read_state
 from tei.closed_output import CLOSED_OUTPUT_STATUS
 from tests.support.referee import ENGINE
 
+pytestmark = pytest.mark.process
+
 GOOD = f"cmd={sys.executable} {ENGINE} --mode good"
 MATCH = ["match", "--size", "4", "--engine", GOOD, "name=a", "--engine", GOOD, "name=b"]
 

@@ -17,6 +17,7 @@ from tei.cli import SUBCOMMANDS
 from tei.host.timing import budget_ms, limits_of
 
 
+@pytest.mark.process
 def test_help_lists_every_subcommand() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "tei", "--help"], capture_output=True, text=True, check=True

@@ -11,8 +11,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.adapters.analyse.test_analyse_units import TWO_GAMES
 from tests.support.engines.procs import FAKE, mentioning, tei
+
+pytestmark = pytest.mark.process
 
 #: a placement game the fake engine can analyse (it answers the first empty square)
 PLACEMENTS = '[Size "5"]\n\n1. a1 e5 2. b1 d5 3. c1 c5 4. a2 b5 5. e2 a5\n'

@@ -15,9 +15,10 @@ from adapters.playtak.server.listeners import LocalServer
 from adapters.referee.adjudication import DrawRule, ResignRule
 from tests.support.engines.procs import fake
 from tests.support.playtak.bridges import make_bridge, start_server, url
-from tests.support.playtak.guard import loopback_only  # noqa: F401
 from tests.support.playtak.lines import LineClient
 from tests.support.playtak.waiting import watch_log
+
+pytestmark = pytest.mark.process
 
 #: the opponent's placements, far from the fake engine's (a1, b1, c1 ...)
 REPLIES = ["E5", "D5", "C5", "B5", "E4", "D4", "C4", "B4"]

@@ -25,8 +25,9 @@ from tests.support.playtak.bridges import (
     url,
     wait_event,
 )
-from tests.support.playtak.guard import loopback_only  # noqa: F401
 from tests.support.playtak.lines import LineClient
+
+pytestmark = pytest.mark.process
 
 RESULTS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2"}
 

@@ -18,7 +18,6 @@ from rules.tak.ptn import PtnGame
 from tei.cli import main
 from tei.lines import LineSplitter
 from tests.support.engines.procs import alive, fake, mentioning
-from tests.support.playtak.guard import loopback_only  # noqa: F401
 from tests.support.playtak.lines import LineClient
 from tests.support.playtak.processes import (
     SERVER,
@@ -27,6 +26,8 @@ from tests.support.playtak.processes import (
     server_process,
     tcp_server,
 )
+
+pytestmark = pytest.mark.process
 
 
 def test_help_lists_every_option() -> None:

@@ -25,7 +25,6 @@ from tei.cli import main
 from tei.cli.config import MASK, read_toml, toml_value
 from tei.cli.keys import NOT_SETTINGS, OptionTable
 from tests.support import ROOT
-from tests.support.playtak.guard import loopback_only  # noqa: F401
 
 TEI = [sys.executable, "-m", "tei", "playtak"]
 DOCS = ROOT / "docs"
@@ -99,6 +98,7 @@ def test_the_docs_name_every_key() -> None:
     assert "docs/playtak-bot.toml" in (DOCS.parent / "README.md").read_text()
 
 
+@pytest.mark.process
 def test_a_bad_key_in_the_config_file_exits_2_naming_the_key_and_its_line(
     tmp_path: Path,
 ) -> None:
@@ -244,6 +244,7 @@ def test_the_example_file_would_start_a_bot(capsys: pytest.CaptureFixture[str]) 
     assert f'log = "{DOCS / "takbot.log"}"  # {EXAMPLE}:' in out
 
 
+@pytest.mark.process
 async def test_a_bot_plays_its_games_from_a_config_file_and_exits_0(
     nursery: trio.Nursery, tmp_path: Path
 ) -> None:
@@ -293,6 +294,7 @@ async def test_a_bot_plays_its_games_from_a_config_file_and_exits_0(
     assert list((tmp_path / "run").iterdir()) == []  # nothing relative to the working dir
 
 
+@pytest.mark.process
 async def test_a_password_refused_from_a_config_file_exits_1(
     nursery: trio.Nursery, tmp_path: Path
 ) -> None:
@@ -458,6 +460,7 @@ def test_a_bad_log_level_is_a_usage_error(
     assert f"{config}:2: log-level: 'loud' is not one of debug, info, warning" in err
 
 
+@pytest.mark.process
 async def test_a_named_engine_plays_on_the_local_server_and_warning_keeps_info_out(
     nursery: trio.Nursery, tmp_path: Path
 ) -> None:

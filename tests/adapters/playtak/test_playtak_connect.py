@@ -13,9 +13,10 @@ import trio_websocket
 from adapters.playtak import protocol as p
 from adapters.playtak.session import Credentials, Session, SessionEnded, SessionSettings
 from adapters.playtak.transport import ConnectSettings
-from tests.support.playtak.guard import loopback_only  # noqa: F401
 from tests.support.playtak.tls import serve_tcp
 from tests.support.playtak.waiting import Tally, watch_log
+
+pytestmark = pytest.mark.socket
 
 
 class Idle:

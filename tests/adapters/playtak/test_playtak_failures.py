@@ -16,7 +16,6 @@ from adapters.playtak.failures import (
     classify,
     lost_in_words,
 )
-from tests.support.playtak.guard import loopback_only  # noqa: F401
 
 
 def _classify(step: Step, error: BaseException) -> ConnectFailure:

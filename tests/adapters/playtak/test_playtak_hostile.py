@@ -22,7 +22,6 @@ from tests.adapters.playtak.test_playtak_bridge_state import (
     sent,
 )
 from tests.support.playtak.bridges import login_burst, run_until, scripted_bridge
-from tests.support.playtak.guard import loopback_only  # noqa: F401
 from tests.support.playtak.lines import LineClient
 
 NOT_OURS = [
@@ -112,6 +111,7 @@ def test_a_negative_clock_never_reaches_the_clock_tag() -> None:
     assert '[Clock "1:00 +0"]' in ptn_record(live, "*", "here")
 
 
+@pytest.mark.process
 async def test_a_hostile_server_gets_no_game_counted_and_a_bounded_log(
     nursery: trio.Nursery, caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:

@@ -16,7 +16,8 @@ from rules.tak.ptn import PtnGame
 from tei.cli import main
 from tests.support.live import get, watch
 from tests.support.playtak.bridges import SEARCH_BOT, make_bridge
-from tests.support.playtak.guard import loopback_only  # noqa: F401
+
+pytestmark = pytest.mark.process
 
 
 async def test_the_bots_game_is_shown_move_by_move_and_listed_when_over(

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import trio
 
 from rules.tak.game import TakGame
@@ -16,8 +17,9 @@ from tei.driver import Limits
 from tei.seat import EngineSeat, FaultKind, Launch, NewGame, SeatFault
 from tei.transcript import Transcript
 from tests.support.engines.procs import fake
-from tests.support.playtak.guard import loopback_only  # noqa: F401
 from tests.support.playtak.processes import TEI, seeker_and_acceptor, server_process
+
+pytestmark = pytest.mark.process
 
 
 def engine_and_game_lines(log: str) -> list[str]:

@@ -16,7 +16,6 @@ from adapters.playtak.server.lobby import LobbyCore
 from rules.game import NotationError
 from rules.registry import new_game
 from rules.tak.move import Move
-from tests.support.playtak.guard import loopback_only  # noqa: F401
 
 # --- notation --------------------------------------------------------------------------
 

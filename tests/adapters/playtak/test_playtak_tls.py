@@ -16,9 +16,10 @@ from adapters.playtak.server.lobby import ServerSettings
 from adapters.playtak.transport import ConnectSettings, open_transport
 from tei.cli import main
 from tests.support.playtak.bridges import make_bridge
-from tests.support.playtak.guard import loopback_only  # noqa: F401
 from tests.support.playtak.tls import Authority, TlsTerminator, serve_silence
 from tests.support.playtak.waiting import Tally, watch_log
+
+pytestmark = pytest.mark.process
 
 TEI = [sys.executable, "-m", "tei", "playtak", "--bot", "random", "--move-overhead", "100"]
 

@@ -16,7 +16,8 @@ from adapters.playtak.transport import (
     TransportClosed,
     open_transport,
 )
-from tests.support.playtak.guard import loopback_only  # noqa: F401
+
+pytestmark = pytest.mark.socket
 
 
 @pytest.mark.parametrize(

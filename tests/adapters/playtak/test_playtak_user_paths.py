@@ -20,13 +20,14 @@ from adapters.referee.engines import EngineSpec
 from rules.tak.ptn import PtnGame
 from tei.cli import main
 from tests.support import ROOT
-from tests.support.playtak.guard import loopback_only  # noqa: F401
 
 TEI = [sys.executable, "-m", "tei", "playtak"]
 
 #: a bot of a user's own, in a module of theirs: the middle legal move, a pv of two
 USER_BOT = """
 from bots.base import Bot, Info
+
+pytestmark = pytest.mark.process
 
 
 class CentreBot(Bot):

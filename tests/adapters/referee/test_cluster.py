@@ -25,6 +25,8 @@ from adapters.referee.state import FinishedGame, read_state
 from adapters.stream.events import Event, GameOver
 from tests.support.referee import refbot, settings
 
+pytestmark = pytest.mark.cluster
+
 pytest.importorskip("distributed")
 
 DASK = str(Path(sys.executable).with_name("dask"))

@@ -293,6 +293,7 @@ def test_the_example_engines_file_is_valid() -> None:
         )
 
 
+@pytest.mark.process
 def test_a_match_between_named_engines_is_played(tmp_path: Path) -> None:
     engines = tmp_path / "engines.toml"
     engines.write_text('[one]\nbot = "random"\nst = "0.05"\n\n[two]\nbot = "greedy"\nst = "0.05"\n')

@@ -14,6 +14,8 @@ import pytest
 from tei.cli import main
 from tei.file_bounds import CONFIG_CAP, read_config_bytes
 
+pytestmark = pytest.mark.process
+
 BOTS = ["--engine", "bot=random", "--engine", "bot=random", "--size", "3"]
 
 

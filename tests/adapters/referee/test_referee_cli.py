@@ -21,6 +21,8 @@ from tei.cli import main
 from tests.support.engines.procs import mentioning, tei, wait_dead
 from tests.support.referee import ENGINE, play, refbot, settings
 
+pytestmark = pytest.mark.process
+
 
 def referee(*args: str) -> list[str]:
     return [sys.executable, "-m", "tei", "match", *args]

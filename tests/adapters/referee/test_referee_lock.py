@@ -16,6 +16,8 @@ from tei.cli import main
 from tests.support.engines.procs import tei
 from tests.support.referee import ENGINE
 
+pytestmark = pytest.mark.process
+
 SLOW = f"cmd={sys.executable} {ENGINE} --mode good --delay 0.05"
 MATCH = ["match", "--size", "4", "--engine", SLOW, "name=a", "--engine", SLOW, "name=b"]
 

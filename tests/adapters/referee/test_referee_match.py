@@ -18,6 +18,8 @@ from adapters.referee.state import read_state
 from rules.registry import game_class
 from tests.support.referee import play, refbot, settings
 
+pytestmark = pytest.mark.process
+
 
 def games(path: Path) -> list[RecordText]:
     return read_records(path.read_text())

@@ -47,6 +47,7 @@ def test_control_characters_in_a_name_are_escaped() -> None:
     ]
 
 
+@pytest.mark.process
 def test_three_engines_have_three_rows_and_three_timings(tmp_path: Path) -> None:
     summary = tmp_path / "s.json"
     done = tei(
@@ -64,6 +65,7 @@ def test_three_engines_have_three_rows_and_three_timings(tmp_path: Path) -> None
     assert sorted(rows) == ["random#1", "random#2", "random#3"]
 
 
+@pytest.mark.process
 def test_a_name_with_a_newline_and_escapes_never_reaches_the_terminal_or_a_tag_raw(
     tmp_path: Path,
 ) -> None:

@@ -17,6 +17,8 @@ from tei.cli import main
 from tests.support.engines.procs import tei
 from tests.support.referee import ENGINE
 
+pytestmark = pytest.mark.process
+
 BOTS = ["--engine", "bot=random", "--engine", "bot=greedy"]
 FAULTY = ["--engine", f"cmd={sys.executable} {ENGINE} --mode good", "name=good"]
 FAULTY += ["--engine", f"cmd={sys.executable} {ENGINE} --mode illegal --at 3", "name=bad"]

@@ -9,10 +9,14 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from adapters.referee.openings import read_records
 from adapters.referee.state import read_state
 from tests.support.engines.procs import tei
 from tests.support.referee import ENGINE
+
+pytestmark = pytest.mark.process
 
 GOOD = f"cmd={sys.executable} {ENGINE} --mode good"
 MATCH = ["match", "--size", "4", "--engine", GOOD, "name=a", "--engine", GOOD, "name=b"]

@@ -8,7 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from rules.trike.game import TrikeGame
+
+pytestmark = pytest.mark.process
 
 
 def tei(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

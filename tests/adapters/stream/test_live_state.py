@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 import trio
 import trio.testing
 
@@ -252,6 +253,7 @@ async def test_a_waiting_subscriber_wakes_on_publish() -> None:
     assert got and got[0] is not None
 
 
+@pytest.mark.process
 async def test_a_match_publishes_starts_moves_infos_results_and_standings() -> None:
     config = build_config(
         settings([refbot("good"), refbot("illegal", "--at", "3")], sprt=["elo0=-600", "elo1=600"])

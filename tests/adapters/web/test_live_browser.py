@@ -16,6 +16,8 @@ from adapters.stream.live_state import LiveState
 from adapters.web.live import serve_live
 from tests.support.browser import browser_page, chromium_path
 
+pytestmark = pytest.mark.browser
+
 WAIT_MS = 60_000
 
 

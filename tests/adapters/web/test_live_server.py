@@ -21,6 +21,8 @@ from adapters.web.options import LiveAddressError, parse_address
 from rules.tak.game import TakGame
 from tests.support.live import get, watch
 
+pytestmark = pytest.mark.process
+
 
 @pytest.fixture
 async def served(nursery: trio.Nursery) -> AsyncIterator[tuple[EventBus, str, TakGame]]:

@@ -22,6 +22,8 @@ from adapters.web.live_feed import serve_while
 from rules.tak.game import TakGame
 from tests.support.live import get, stalled_watcher, watch, watched_match
 
+pytestmark = pytest.mark.process
+
 
 def big_update(n: int) -> GameStarted:
     """An event whose patch is about 100 kB (a long title), to fill a socket fast."""

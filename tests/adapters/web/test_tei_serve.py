@@ -17,6 +17,8 @@ from tests.support.engines.procs import alive, fake
 from tests.support.fixtures import Started
 from tests.support.serve import Client, Server, wait_gone
 
+pytestmark = pytest.mark.process
+
 StartServer = Callable[..., Server]
 
 

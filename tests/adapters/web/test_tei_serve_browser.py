@@ -16,6 +16,8 @@ from tests.support import ROOT
 from tests.support.browser import launch_chromium
 from tests.support.serve import Server
 
+pytestmark = pytest.mark.browser
+
 DOCS = ROOT / "docs" / "gui.md"
 
 

@@ -7,6 +7,8 @@ import pytest
 from rules.tak.game import TakGame
 from tests.support.engine_pipe import EnginePipe
 
+pytestmark = pytest.mark.process
+
 Engine = EnginePipe
 
 

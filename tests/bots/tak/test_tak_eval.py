@@ -99,6 +99,7 @@ def test_control_counts_neighbours_up_to_two() -> None:
     assert not (ours | their) >> 7 & 1 and their >> 11 & 1
 
 
+@pytest.mark.process
 def test_a_weights_file_from_the_environment_is_used(tmp_path: Path) -> None:
     weights = load_weights()
     changed = {**weights, "5": {**weights_for(5), "cap": 777}}

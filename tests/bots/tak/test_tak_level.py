@@ -24,6 +24,7 @@ def search(tps: str, limits: Limits, **settings: str) -> tuple[str, list[Info]]:
     return game.format_action(move), infos
 
 
+@pytest.mark.process
 def test_the_level_is_declared_over_tei_and_refused_out_of_range() -> None:
     engine = EnginePipe("--bot", "search")
     try:

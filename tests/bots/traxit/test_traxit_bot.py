@@ -86,6 +86,7 @@ def test_stop_ends_an_infinite_search() -> None:
 ARENA_ARGS = ("--players", "3", "--short-game", "--games", "1", "--movetime", "5")
 
 
+@pytest.mark.process
 def test_arena_script_plays_a_short_game() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "bots.traxit.arena", *ARENA_ARGS],

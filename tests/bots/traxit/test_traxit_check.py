@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.process
+
 
 @pytest.mark.parametrize(
     "variant",

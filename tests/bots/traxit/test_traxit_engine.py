@@ -10,6 +10,8 @@ import pytest
 from rules.traxit.game import TraxitGame
 from tests.support.engine_pipe import EnginePipe
 
+pytestmark = pytest.mark.process
+
 Engine = EnginePipe
 
 

@@ -9,6 +9,8 @@ import pytest
 from rules.trike.game import TrikeGame
 from tests.support.engine_pipe import EnginePipe
 
+pytestmark = pytest.mark.process
+
 Engine = EnginePipe
 
 

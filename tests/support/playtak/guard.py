@@ -4,7 +4,7 @@ not even looked up), and it must leave no child process and no open socket behin
 Names under `.invalid` (reserved never to resolve, RFC 6761) get the resolver's "no such
 name" answer at once, without a query, so that tests of a failed lookup stay offline.
 
-Import `loopback_only` into a test module to apply it (it is autouse)."""
+tests/adapters/playtak/conftest.py applies it to every playtak test (it is autouse)."""
 
 from __future__ import annotations
 

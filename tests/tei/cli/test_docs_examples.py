@@ -11,6 +11,8 @@ import pytest
 
 from tests.support import ROOT
 
+pytestmark = pytest.mark.process
+
 DOCS = ROOT / "docs"
 BOT = [sys.executable, "-m", "tei", "engine", "--bot", "search"]
 ENGINE_RE = re.compile(r"^ENGINE = .*$", re.MULTILINE)

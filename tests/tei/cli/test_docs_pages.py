@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from rules.game import Game
 from tests.support import ROOT
 
@@ -42,6 +44,7 @@ def test_the_game_page_example_prints_what_it_says() -> None:
     assert printed[2] == "x4,1/x3,2C,x/x2,1,x2/x5/2,x4 1 3"
 
 
+@pytest.mark.process
 def test_the_readme_first_bot_serves_checks_and_plays(tmp_path: Path) -> None:
     (block,) = python_blocks(ROOT / "README.md")
     (tmp_path / "first_bot.py").write_text(block, encoding="utf-8")

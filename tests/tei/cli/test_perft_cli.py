@@ -13,6 +13,8 @@ import pytest
 from rules.registry import GAME_NAMES, game_class
 from tests.support.engines.procs import tei
 
+pytestmark = pytest.mark.process
+
 
 def perft(*args: str) -> subprocess.CompletedProcess[str]:
     return tei("perft", *args)

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
+
 from tests.support.engines import procs
+
+pytestmark = pytest.mark.process
 
 
 def tei(*args: str) -> subprocess.CompletedProcess[str]:

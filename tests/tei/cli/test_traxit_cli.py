@@ -10,6 +10,8 @@ from rules.traxit.game import TraxitGame
 from tests.rules.traxit.test_traxit_props import tree_count
 from tests.support.engines import procs
 
+pytestmark = pytest.mark.process
+
 
 def tei(*args: str) -> subprocess.CompletedProcess[str]:
     return procs.tei(*args, timeout=100)

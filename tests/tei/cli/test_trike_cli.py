@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rules.trike.game import TrikeGame
 from tests.support.engines.procs import tei
+
+pytestmark = pytest.mark.process
 
 
 def test_show_draws_the_triangle_and_prints_the_position() -> None:

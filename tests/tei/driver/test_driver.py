@@ -13,6 +13,8 @@ from tei.transcript import TO_ENGINE, TranscriptEntry
 from tests.support.engines.procs import alive, fake, fake_processes
 from tests.support.engines.toy_game import PlaceGame
 
+pytestmark = pytest.mark.process
+
 
 @pytest.fixture(autouse=True)
 def _no_engine_left() -> Iterator[None]:

@@ -23,6 +23,8 @@ from tei.transcript import NOTE, TO_ENGINE
 from tests.support.engines.procs import alive, fake, fake_processes
 from tests.support.engines.toy_game import PlaceGame
 
+pytestmark = pytest.mark.process
+
 CLOCK = Limits(wtime=1000, btime=1000)
 
 

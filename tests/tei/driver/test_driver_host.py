@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import sys
 
+import pytest
 import trio
 
 from rules.registry import new_game
 from tei.driver import Limits, Transcript, open_engine
 from tei.transcript import TO_ENGINE
+
+pytestmark = pytest.mark.process
 
 HOST = [sys.executable, "-m", "tei", "engine"]
 

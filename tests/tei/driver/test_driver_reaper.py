@@ -70,6 +70,8 @@ sys.path[:0] = sys.argv[2:]
 from tei.driver import open_engine
 from tests.support.engines.procs import fake
 
+pytestmark = pytest.mark.process
+
 async def main() -> None:
     async with open_engine(fake("good", "--orphan", sys.argv[1])) as engine:
         await engine.ping(timeout=30)

@@ -13,6 +13,8 @@ from tei.transcript import STDERR
 from tests.support.engines.procs import alive, fake, fake_processes, group_members
 from tests.support.engines.toy_game import PlaceGame
 
+pytestmark = pytest.mark.process
+
 
 @pytest.fixture(autouse=True)
 def _no_engine_left() -> Iterator[None]:

@@ -26,6 +26,8 @@ from tests.support import ROOT
 from tests.support.engines.procs import alive, fake, fake_processes, wait_dead
 from tests.support.engines.toy_game import PlaceGame
 
+pytestmark = pytest.mark.process
+
 BOT = [sys.executable, "-m", "tei", "engine", "--bot", "search"]
 MULTIPV = [sys.executable, str(ROOT / "tests" / "support" / "engines" / "multipv_tei.py")]
 

@@ -26,6 +26,8 @@ from typing import Any, ClassVar
 from bots.base import Bot, Limits, Report
 from rules.game import Game
 
+pytestmark = pytest.mark.process
+
 
 class FirstBot(Bot):
     name: ClassVar[str] = "first"

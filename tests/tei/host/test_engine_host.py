@@ -28,6 +28,8 @@ from tests.support import ROOT
 from tests.support.engine_pipe import EnginePipe
 from tests.support.fixtures import Started
 
+pytestmark = pytest.mark.process
+
 WAIT = 20.0  # generous liveness limit; a hung host fails the test instead of blocking it
 
 

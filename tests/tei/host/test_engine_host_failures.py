@@ -16,6 +16,8 @@ from tests.support.engines.procs import tei
 from tests.support.fixtures import Started
 from tests.support.serve import Client, Server
 
+pytestmark = pytest.mark.process
+
 WAIT = 30.0
 
 

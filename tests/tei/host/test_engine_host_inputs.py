@@ -17,6 +17,8 @@ from tei.lines import MAX_LINE
 from tei.protocol import MAX_TIME_MS
 from tests.support.engine_pipe import EnginePipe
 
+pytestmark = pytest.mark.process
+
 
 @pytest.fixture
 def engine() -> Iterator[EnginePipe]:

@@ -12,8 +12,9 @@ import websocket
 from adapters.playtak.protocol import MAX_LINE
 from adapters.playtak.server.listeners import LocalServer
 from adapters.playtak.server.lobby import ServerSettings
-from tests.support.playtak.guard import loopback_only  # noqa: F401
 from tests.support.playtak.lines import LineClient
+
+pytestmark = pytest.mark.socket
 
 StartServer = Callable[..., Awaitable[LocalServer]]
 

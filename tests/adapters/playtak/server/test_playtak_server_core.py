@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from adapters.playtak.server.lobby import LobbyCore, Output, ServerSettings
-from tests.support.playtak.guard import loopback_only  # noqa: F401
 
 
 class Lobby:
