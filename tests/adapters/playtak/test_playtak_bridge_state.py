@@ -349,7 +349,7 @@ def test_a_game_of_an_impossible_size_is_resigned_and_the_bot_seeks_again(
 
 
 def test_a_second_start_of_the_running_game_with_other_terms_is_not_its_replay() -> None:
-    """(tests/test_playtak_hostile.py: the other starts that cannot be ours)"""
+    """(tests/adapters/playtak/test_playtak_hostile.py: the other starts that cannot be ours)"""
     script = Script()
     script.login()
     script.feed(BLACK_START)

@@ -97,7 +97,7 @@ def test_records_name_the_server_they_were_played_on() -> None:
 
 
 def test_bad_arguments_exit_2_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
-    """(Each numeric option's own range: tests/test_cli_numbers.py.)"""
+    """(Each numeric option's own range: tests/tei/cli/test_cli_numbers.py.)"""
     for args, message in [
         ([], "give --seek SPEC, --accept or --accept-from NAME"),
         (["--seek", "5 180"], "at least 'size time increment'"),
