@@ -56,7 +56,10 @@ TESTS: dict[str, tuple[str, ...]] = {
     _REFEREE + "stats.py": ("tests/adapters/referee/test_referee_stats.py", _REFEREE_MUTANTS),
     _REFEREE + "records.py": ("tests/adapters/referee/test_referee_records.py", _REFEREE_MUTANTS),
     _REFEREE + "resume.py": ("tests/adapters/referee/test_referee_resume.py", _REFEREE_MUTANTS),
-    _REFEREE + "adjudication.py": ("tests/adapters/referee/test_referee_adjudication.py", _REFEREE_MUTANTS),
+    _REFEREE + "adjudication.py": (
+        "tests/adapters/referee/test_referee_adjudication.py",
+        _REFEREE_MUTANTS,
+    ),
     "adapters/playtak/bridge_state.py": (
         "tests/adapters/playtak/test_playtak_bridge_state.py",
         "tests/adapters/playtak/test_mutants_bridge_state.py",
@@ -68,7 +71,10 @@ TESTS: dict[str, tuple[str, ...]] = {
     "rules/tak/move.py": ("tests/rules/tak/test_tak_move.py", "tests/rules/tak/test_tak_game.py"),
     "rules/tak/board.py": _TAK_CORE,
     "rules/tak/ptn.py": ("tests/rules/tak/test_tak_ptn.py", "tests/rules/tak/test_mutants_tak.py"),
-    "rules/tak/position.py": ("tests/rules/tak/test_tak_position.py", "tests/rules/tak/test_tak_game.py"),
+    "rules/tak/position.py": (
+        "tests/rules/tak/test_tak_position.py",
+        "tests/rules/tak/test_tak_game.py",
+    ),
     "rules/tak/movegen.py": _TAK_CORE,
     "rules/tak/roads.py": ("tests/rules/tak/test_tak_game.py",),
     "rules/tak/game.py": ("tests/rules/tak/test_tak_game.py",),
