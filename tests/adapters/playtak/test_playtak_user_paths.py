@@ -21,13 +21,14 @@ from rules.tak.ptn import PtnGame
 from tei.cli import main
 from tests.support import ROOT
 
+pytestmark = pytest.mark.process
+
 TEI = [sys.executable, "-m", "tei", "playtak"]
 
 #: a bot of a user's own, in a module of theirs: the middle legal move, a pv of two
 USER_BOT = """
 from bots.base import Bot, Info
 
-pytestmark = pytest.mark.process
 
 
 class CentreBot(Bot):

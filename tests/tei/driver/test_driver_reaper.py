@@ -17,6 +17,8 @@ from tei.driver import EngineTerminated, Limits, open_engine
 from tests.support.engines.procs import alive, fake, fake_processes, wait_dead, with_token
 from tests.support.engines.toy_game import PlaceGame
 
+pytestmark = pytest.mark.process
+
 
 @pytest.fixture(autouse=True)
 def _no_engine_left() -> Iterator[None]:
@@ -70,7 +72,6 @@ sys.path[:0] = sys.argv[2:]
 from tei.driver import open_engine
 from tests.support.engines.procs import fake
 
-pytestmark = pytest.mark.process
 
 async def main() -> None:
     async with open_engine(fake("good", "--orphan", sys.argv[1])) as engine:

@@ -16,6 +16,8 @@ from tei.driver import tei_command
 from tei.driver.launch import _default_name
 from tests.support.playtak.processes import tcp_server
 
+pytestmark = pytest.mark.process
+
 #: the `tei` console script of this environment (what users type)
 TEI = Path(sys.executable).with_name("tei")
 
@@ -26,7 +28,6 @@ from typing import Any, ClassVar
 from bots.base import Bot, Limits, Report
 from rules.game import Game
 
-pytestmark = pytest.mark.process
 
 
 class FirstBot(Bot):
