@@ -31,58 +31,64 @@ WORK = ROOT / ".mutation"
 EQUIVALENT = ROOT / "tools" / "mutation_equivalent.txt"
 
 _REFEREE = "adapters/referee/"
-_REFEREE_MUTANTS = "tests/test_mutants_referee.py"
-_HOST_TESTS = ("tests/test_engine_host_state.py",)
+_REFEREE_MUTANTS = "tests/adapters/referee/test_mutants_referee.py"
+_HOST_TESTS = ("tests/tei/host/test_engine_host_state.py",)
 _PROTOCOL_TESTS = (
-    "tests/test_protocol.py",
-    "tests/test_protocol_props.py",
-    "tests/test_mutants_protocol.py",
+    "tests/tei/test_protocol.py",
+    "tests/tei/test_protocol_props.py",
+    "tests/tei/test_mutants_protocol.py",
 )
 _TAK_CORE = (
-    "tests/test_tak_game.py",
-    "tests/test_tak_move.py",
-    "tests/test_tak_position.py",
-    "tests/test_mutants_tak.py",
+    "tests/rules/tak/test_tak_game.py",
+    "tests/rules/tak/test_tak_move.py",
+    "tests/rules/tak/test_tak_position.py",
+    "tests/rules/tak/test_mutants_tak.py",
 )
 
 #: module -> the test files that exercise it (kept small: each mutant runs them all)
 TESTS: dict[str, tuple[str, ...]] = {
-    "tei/host/state.py": (*_HOST_TESTS, "tests/test_mutants_host_state.py"),
+    "tei/host/state.py": (*_HOST_TESTS, "tests/tei/host/test_mutants_host_state.py"),
     "tei/protocol.py": _PROTOCOL_TESTS,
-    "tei/protocol_messages.py": (*_PROTOCOL_TESTS, "tests/test_driver_connection.py"),
-    _REFEREE + "schedule.py": ("tests/test_referee_pure.py", _REFEREE_MUTANTS),
-    _REFEREE + "clock.py": ("tests/test_referee_pure.py", _REFEREE_MUTANTS),
-    _REFEREE + "sprt.py": ("tests/test_referee_stats.py", _REFEREE_MUTANTS),
-    _REFEREE + "stats.py": ("tests/test_referee_stats.py", _REFEREE_MUTANTS),
-    _REFEREE + "records.py": ("tests/test_referee_records.py", _REFEREE_MUTANTS),
-    _REFEREE + "resume.py": ("tests/test_referee_resume.py", _REFEREE_MUTANTS),
-    _REFEREE + "adjudication.py": ("tests/test_referee_adjudication.py", _REFEREE_MUTANTS),
+    "tei/protocol_messages.py": (*_PROTOCOL_TESTS, "tests/tei/driver/test_driver_connection.py"),
+    _REFEREE + "schedule.py": ("tests/adapters/referee/test_referee_pure.py", _REFEREE_MUTANTS),
+    _REFEREE + "clock.py": ("tests/adapters/referee/test_referee_pure.py", _REFEREE_MUTANTS),
+    _REFEREE + "sprt.py": ("tests/adapters/referee/test_referee_stats.py", _REFEREE_MUTANTS),
+    _REFEREE + "stats.py": ("tests/adapters/referee/test_referee_stats.py", _REFEREE_MUTANTS),
+    _REFEREE + "records.py": ("tests/adapters/referee/test_referee_records.py", _REFEREE_MUTANTS),
+    _REFEREE + "resume.py": ("tests/adapters/referee/test_referee_resume.py", _REFEREE_MUTANTS),
+    _REFEREE + "adjudication.py": (
+        "tests/adapters/referee/test_referee_adjudication.py",
+        _REFEREE_MUTANTS,
+    ),
     "adapters/playtak/bridge_state.py": (
-        "tests/test_playtak_bridge_state.py",
-        "tests/test_mutants_bridge_state.py",
+        "tests/adapters/playtak/test_playtak_bridge_state.py",
+        "tests/adapters/playtak/test_mutants_bridge_state.py",
     ),
     "adapters/playtak/bridge_events.py": (
-        "tests/test_playtak_bridge_parts.py",
-        "tests/test_playtak_bridge_state.py",
+        "tests/adapters/playtak/test_playtak_bridge_parts.py",
+        "tests/adapters/playtak/test_playtak_bridge_state.py",
     ),
-    "rules/tak/move.py": ("tests/test_tak_move.py", "tests/test_tak_game.py"),
+    "rules/tak/move.py": ("tests/rules/tak/test_tak_move.py", "tests/rules/tak/test_tak_game.py"),
     "rules/tak/board.py": _TAK_CORE,
-    "rules/tak/ptn.py": ("tests/test_tak_ptn.py", "tests/test_mutants_tak.py"),
-    "rules/tak/position.py": ("tests/test_tak_position.py", "tests/test_tak_game.py"),
+    "rules/tak/ptn.py": ("tests/rules/tak/test_tak_ptn.py", "tests/rules/tak/test_mutants_tak.py"),
+    "rules/tak/position.py": (
+        "tests/rules/tak/test_tak_position.py",
+        "tests/rules/tak/test_tak_game.py",
+    ),
     "rules/tak/movegen.py": _TAK_CORE,
-    "rules/tak/roads.py": ("tests/test_tak_game.py",),
-    "rules/tak/game.py": ("tests/test_tak_game.py",),
+    "rules/tak/roads.py": ("tests/rules/tak/test_tak_game.py",),
+    "rules/tak/game.py": ("tests/rules/tak/test_tak_game.py",),
     "rules/tak/tables.py": _TAK_CORE,
-    "rules/tak/tinue.py": ("tests/test_tak_tinue.py",),
-    "rules/trike/game.py": ("tests/test_trike_rules.py",),
-    "rules/trike/position.py": ("tests/test_trike_rules.py",),
-    "rules/trike/geometry.py": ("tests/test_trike_rules.py",),
-    "rules/traxit/board.py": ("tests/test_traxit_rules.py",),
-    "rules/traxit/state.py": ("tests/test_traxit_rules.py",),
-    "rules/traxit/game.py": ("tests/test_traxit_rules.py",),
-    "rules/traxit/actions.py": ("tests/test_traxit_rules.py",),
-    "rules/traxit/notation.py": ("tests/test_traxit_rules.py",),
-    "rules/traxit/tiles.py": ("tests/test_traxit_rules.py",),
+    "rules/tak/tinue.py": ("tests/rules/tak/test_tak_tinue.py",),
+    "rules/trike/game.py": ("tests/rules/trike/test_trike_rules.py",),
+    "rules/trike/position.py": ("tests/rules/trike/test_trike_rules.py",),
+    "rules/trike/geometry.py": ("tests/rules/trike/test_trike_rules.py",),
+    "rules/traxit/board.py": ("tests/rules/traxit/test_traxit_rules.py",),
+    "rules/traxit/state.py": ("tests/rules/traxit/test_traxit_rules.py",),
+    "rules/traxit/game.py": ("tests/rules/traxit/test_traxit_rules.py",),
+    "rules/traxit/actions.py": ("tests/rules/traxit/test_traxit_rules.py",),
+    "rules/traxit/notation.py": ("tests/rules/traxit/test_traxit_rules.py",),
+    "rules/traxit/tiles.py": ("tests/rules/traxit/test_traxit_rules.py",),
 }
 
 # The mutations made: the bugs a slip of the hand makes (an off-by-one, a flipped test, the

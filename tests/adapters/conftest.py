@@ -1,0 +1,1 @@
+"""Tests of adapters/: the referee, the playtak bridge and server, the stream and the web views."""

@@ -1,0 +1,365 @@
+"""`tei match --cluster` with real `dask scheduler` and `dask worker` processes on 127.0.0.1."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pytest
+
+from adapters.referee.cluster import ClusterAddress, ClusterError, _Client
+from adapters.referee.cluster_worker import VERSION_OVERRIDE
+from adapters.referee.config import build_config
+from adapters.referee.openings import read_records
+from adapters.referee.runner import Match
+from adapters.referee.state import FinishedGame, read_state
+from adapters.stream.events import Event, GameOver
+from tests.support.referee import refbot, settings
+
+pytestmark = pytest.mark.cluster
+
+pytest.importorskip("distributed")
+
+DASK = str(Path(sys.executable).with_name("dask"))
+#: an engine that does not exist on the workers (started with ON_WORKER set) but does here
+MISSING_ON_WORKERS = {
+    "cmd": [
+        "sh",
+        "-c",
+        f'[ -n "$ON_WORKER" ] && exec /nonexistent/engine; exec {sys.executable}'
+        f" -m tei engine --bot random",
+    ],
+    "name": "elsewhere",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Cluster:
+    """A scheduler and workers as real processes, each in its own process group."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.address = f"tcp://127.0.0.1:{self.port}"
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.scheduler = self._start(
+            [DASK, "scheduler", "--host", "127.0.0.1", "--port", str(self.port), "--no-dashboard"]
+        )
+        self.workers: list[subprocess.Popen[bytes]] = []
+
+    def _start(self, argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(
+            argv,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            env={**os.environ, **(env or {})},
+        )
+        self.procs.append(proc)
+        return proc
+
+    def add_worker(self, **env: str) -> subprocess.Popen[bytes]:
+        argv = [DASK, "worker", self.address, "--nthreads", "1", "--nworkers", "1"]
+        argv += ["--host", "127.0.0.1", "--no-dashboard", "--death-timeout", "20"]
+        worker = self._start(argv, {"ON_WORKER": "1", **env})
+        self.workers.append(worker)
+        return worker
+
+    def wait_for_workers(self, count: int) -> None:
+        from distributed import Client
+
+        with Client(self.address, timeout=30) as client:
+            client.wait_for_workers(count, timeout=60)
+
+    def kill(self, proc: subprocess.Popen[bytes]) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+    def close(self) -> None:
+        for proc in reversed(self.procs):
+            self.kill(proc)
+
+
+@pytest.fixture
+def cluster() -> Iterator[Cluster]:
+    running = Cluster()
+    try:
+        running.add_worker()
+        running.add_worker()
+        running.wait_for_workers(2)
+        yield running
+    finally:
+        running.close()
+
+
+def check_records(
+    out: Path, state: Path, games: int, *, ordered: bool = True
+) -> list[dict[str, str]]:
+    """Every scheduled game in the records once, in schedule order, and the same games
+    in the state file; returns the records' tags."""
+    tags = [r.tags for r in read_records(out.read_text())]
+    rounds = [t["Round"] for t in tags]
+    expected = [str(i) for i in range(1, games + 1)]
+    # after a hard stop the records of finished games are written at once (never lost),
+    # ahead of earlier games that were still running: each once, but not always in order
+    assert (rounds if ordered else sorted(rounds, key=int)) == expected
+    saved = read_state(state)
+    assert sorted(saved.games) == list(range(games))
+    assert sorted(Counter(saved.written)) == list(range(games))
+    return tags
+
+
+def standings_of_records(tags: list[dict[str, str]]) -> dict[str, float]:
+    """Points per engine name, read from the records' tags alone."""
+    points: dict[str, float] = Counter()
+    for t in tags:
+        white, black, result = t["Player1"], t["Player2"], t["Result"]
+        if result == "1/2-1/2":
+            points[white] += 0.5
+            points[black] += 0.5
+        else:
+            points[white if result.endswith("-0") else black] += 1
+    return dict(points)
+
+
+def standings_of_progress(games: Iterable[FinishedGame]) -> dict[str, float]:
+    """Points per engine name as the referee counted them (engine 0 random, 1 greedy)."""
+    names = ("random", "greedy")
+    points: dict[str, float] = Counter()
+    for game in games:
+        for seat in game.winners:
+            points[names[game.seats[seat]]] += 1 / len(game.winners)
+    return dict(points)
+
+
+def test_addresses_are_read_and_refused_by_name() -> None:
+    assert ClusterAddress.parse("local") == ClusterAddress(None, 2)
+    assert ClusterAddress.parse("local:3") == ClusterAddress(None, 3)
+    assert ClusterAddress.parse("10.0.0.5:8786").scheduler == "tcp://10.0.0.5:8786"
+    for bad in ("local:0", "local:x", "http://a:1", "tcp://host", "tcp://:8786"):
+        with pytest.raises(ClusterError, match="--cluster"):
+            ClusterAddress.parse(bad)
+
+
+async def test_a_killed_worker_loses_no_game(cluster: Cluster, tmp_path: Path) -> None:
+    out, state = tmp_path / "games.ptn", tmp_path / "games.ptn.state"
+    match_settings = settings(
+        [{"bot": "random"}, {"bot": "greedy"}],
+        games=40,
+        records=str(out),
+        cluster=cluster.address,
+        each={"st": "0.02"},
+    )
+    match = Match.open(build_config(match_settings), state_path=state)
+    killed: list[int] = []
+
+    def on_event(event: Event) -> None:
+        if isinstance(event, GameOver) and len(match.progress.finished) == 8 and not killed:
+            killed.append(cluster.workers[0].pid)
+            cluster.kill(cluster.workers[0])
+
+    match.publish = on_event
+    progress = await match.run(handle_signals=False)
+    assert killed, "a worker was killed mid-match"
+    assert progress.status == "finished"
+    assert len(progress.finished) == 40
+    tags = check_records(out, state, 40)
+    assert standings_of_records(tags) == standings_of_progress(progress.finished.values())
+
+
+async def test_sprt_stops_early_and_a_missing_engine_is_a_per_game_fault(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    match_settings = settings(
+        [refbot("good"), refbot("illegal", name="loser")],
+        games=60,
+        cluster=cluster.address,
+        sprt=["elo0=0", "elo1=200", "alpha=0.05", "beta=0.05"],
+    )
+    progress = await Match.open(build_config(match_settings)).run(handle_signals=False)
+    assert progress.status == "sprt H1"
+    assert 2 <= len(progress.finished) < 60
+
+    faulty = settings([MISSING_ON_WORKERS, {"bot": "random"}], games=2, cluster=cluster.address)
+    progress = await Match.open(build_config(faulty)).run(handle_signals=False)
+    assert progress.status == "finished"
+    for game in progress.finished.values():
+        assert game.termination == "crashed" and game.culprit == 0
+        assert "exit code 127" in game.detail  # the shell found no engine there
+
+
+async def test_workers_of_another_version_are_refused_before_any_game(tmp_path: Path) -> None:
+    running = Cluster()
+    try:
+        running.add_worker(**{VERSION_OVERRIDE: "0.0.0-other"})
+        running.wait_for_workers(1)
+        out = tmp_path / "games.ptn"
+        match_settings = settings(
+            [{"bot": "random"}, {"bot": "greedy"}],
+            games=2,
+            records=str(out),
+            cluster=running.address,
+        )
+        with pytest.raises(ClusterError, match=r"another version.*0\.0\.0-other"):
+            await Match.open(build_config(match_settings)).run(handle_signals=False)
+        assert not out.exists() or out.read_text() == ""
+    finally:
+        running.close()
+
+
+def referee(*args: str) -> list[str]:
+    return [sys.executable, "-m", "tei", "match", *args]
+
+
+def random_against_greedy(out: Path, games: int, cluster: str, *extra: str) -> list[str]:
+    """`tei match` of the random bot against the greedy one on 4x4 at 0.05 s a move."""
+    engines = ["--engine", "bot=random", "--engine", "bot=greedy", "--each", "st=0.05"]
+    record = ["--games", str(games), "--ptnout", str(out)]
+    return referee("--size", "4", *engines, *record, "--cluster", cluster, *extra)
+
+
+def test_jobs_the_match_cancelled_are_skipped_and_ones_the_cluster_cancelled_are_a_loss(
+    cluster: Cluster,
+) -> None:
+    """distributed's wait raises as soon as any future it waits on was cancelled: one this
+    match cancelled (a graceful stop) is handed back to be skipped; any other means the
+    scheduler is gone, a ClusterError (a clear stop), never a raw CancelledError."""
+    from distributed import Client
+
+    client = Client(cluster.address, timeout=30)
+    dask = _Client(client, None)
+    try:
+        futures = [client.submit(time.sleep, 30, pure=False) for _ in range(3)]
+        dask.cancel_waiting(futures)  # two worker threads: at least one job waits
+        assert dask.cancelled
+        skipped = dask.next_done(futures)
+        assert skipped.key in dask.cancelled and skipped.status == "cancelled"
+        left = [client.submit(time.sleep, 30, pure=False)]
+        cluster.kill(cluster.scheduler)
+        with pytest.raises(ClusterError, match="lost the Dask scheduler"):
+            dask.next_done(left)
+    finally:
+        dask.close([])
+
+
+def test_a_killed_client_resumes_on_the_cluster_and_a_lost_scheduler_stops_cleanly(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    out, state = tmp_path / "games.ptn", tmp_path / "games.ptn.state"
+    argv = random_against_greedy(out, 30, cluster.address, "--quiet")
+    client = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 90
+    while not (state.exists() and read_state(state).written):
+        assert client.poll() is None, client.communicate()
+        assert time.monotonic() < deadline, "no game was recorded in time"
+        time.sleep(0.1)
+    client.kill()
+    client.communicate(timeout=30)
+    assert len(read_state(state).games) < 30
+
+    # the scheduler goes away during the resumed match: a clear stop, nothing lost
+    resumed = subprocess.Popen(
+        referee("--resume", str(state)), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    before = len(read_state(state).games)
+    deadline = time.monotonic() + 90
+    while len(read_state(state).games) < before + 2:
+        assert resumed.poll() is None, resumed.communicate()
+        assert time.monotonic() < deadline, "the resumed match played no game"
+        time.sleep(0.1)
+    cluster.kill(cluster.scheduler)
+    _, err = resumed.communicate(timeout=120)
+    assert resumed.returncode == 2, err  # a clear stop, not an internal error
+    assert "lost the Dask scheduler" in err and "--resume" in err, err
+    assert "internal error" not in err
+
+    # and the rest of the match is played here, without a cluster
+    done = subprocess.run(
+        referee("--resume", str(state), "--cluster", "none", "--quiet"),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    check_records(out, state, 30, ordered=False)
+
+
+def test_a_local_cluster_end_to_end(tmp_path: Path) -> None:
+    out, summary = tmp_path / "games.ptn", tmp_path / "summary.json"
+    done = subprocess.run(
+        random_against_greedy(out, 6, "local:2", "--json", str(summary)),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    check_records(out, Path(f"{out}.state"), 6)
+    data = json.loads(summary.read_text())
+    assert (data["status"], data["games_done"]) == ("finished", 6)
+    tags = [r.tags for r in read_records(out.read_text())]
+    points = {s["who"][0]: s["points"] for s in data["standings"]}
+    assert points == {**{"random": 0.0, "greedy": 0.0}, **standings_of_records(tags)}
+
+
+def _listening(pids: Iterable[int]) -> list[str]:
+    """The addresses (`ip:port`) the processes `pids` listen on, from /proc (Linux)."""
+    inodes: set[str] = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if link.startswith("socket:["):
+                        inodes.add(link[8:-1])
+    found = []
+    for table, size in (("tcp", 4), ("tcp6", 16)):
+        with open(f"/proc/net/{table}") as rows:
+            for row in list(rows)[1:]:
+                fields = row.split()
+                if fields[3] != "0A" or fields[9] not in inodes:  # 0A: LISTEN
+                    continue
+                hexip, hexport = fields[1].split(":")
+                raw = bytes.fromhex(hexip)
+                # /proc writes each 32-bit word in host (little-endian) order
+                ip = b"".join(raw[i : i + 4][::-1] for i in range(0, size, 4))
+                family = socket.AF_INET6 if size == 16 else socket.AF_INET
+                found.append(f"{socket.inet_ntop(family, ip)}:{int(hexport, 16)}")
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads /proc (Linux)")
+def test_a_local_cluster_listens_on_loopback_only() -> None:
+    """`--cluster local:N`: the scheduler, the workers, their nannies and dashboards all
+    listen on 127.0.0.1 (what docs/cluster.md says), never on another interface."""
+    from adapters.referee.cluster import _connect
+
+    client, cluster = _connect(ClusterAddress.parse("local:2"))
+    try:
+        client.wait_for_workers(2, timeout=60)
+        info = client.scheduler_info()
+        addresses = [info["address"]]
+        for worker, details in info["workers"].items():
+            addresses += [worker, details["nanny"]]
+        assert all(a.startswith("tcp://127.0.0.1:") for a in addresses), addresses
+        pids = {os.getpid(), *client.run(os.getpid).values()}
+        listening = _listening(pids)
+        assert len(listening) >= len(addresses), listening
+        assert all(a.startswith("127.0.0.1:") for a in listening), listening
+    finally:
+        client.close()
+        cluster.close()

@@ -1,0 +1,1 @@
+"""Tests of adapters/stream/: the event bus and the live state built from events (pure)."""

@@ -1,0 +1,1 @@
+"""Tests of bots/tak/: the bots' choices (pure) and `tei engine --game tak` (`process`)."""

@@ -1,0 +1,1 @@
+"""Tests of bots/traxit/: the bots' choices (pure) and `tei engine --game traxit` (`process`)."""

@@ -1,0 +1,1 @@
+"""Tests of bots/trike/: the bots' choices (pure) and `tei engine --game trike` (`process`)."""

@@ -1,0 +1,75 @@
+"""The whole suite: the process guard that keeps the markers honest.
+
+A test may start a process (a subprocess, a fork, a posix_spawn, a shell) only if it is marked
+`process`, `browser` or `cluster` (pyproject.toml registers them). Any other test that tries is
+stopped at the attempt and failed, even if it caught the error: so
+`pytest -m "not process and not browser and not cluster"` runs only tests that start nothing,
+and a test that starts a process without its marker is caught in every run.
+"""
+
+from __future__ import annotations
+
+import _posixsubprocess
+import os
+import subprocess
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+#: the markers that allow a test to start processes
+PROCESS_MARKERS = ("process", "browser", "cluster")
+
+#: (module, attribute) of every way a process starts: subprocess.Popen (and so trio's
+#: run_process/open_process) goes through its own fork_exec or os.posix_spawn,
+#: multiprocessing through _posixsubprocess.fork_exec or os.fork
+STARTERS: tuple[tuple[Any, str], ...] = (
+    (subprocess, "_fork_exec"),
+    (_posixsubprocess, "fork_exec"),
+    (os, "fork"),
+    (os, "forkpty"),
+    (os, "posix_spawn"),
+    (os, "posix_spawnp"),
+    (os, "system"),
+)
+
+
+class UnmarkedProcess(RuntimeError):
+    """A test without a process marker tried to start a process."""
+
+
+def allows_processes(item: pytest.Item) -> bool:
+    """Whether the test carries one of the markers that allow processes."""
+    return any(item.get_closest_marker(name) is not None for name in PROCESS_MARKERS)
+
+
+@pytest.fixture(autouse=True)
+def process_guard(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """Refuse, and then fail the test for, any process a test without a marker starts."""
+    if allows_processes(request.node):
+        yield
+        return
+    attempts: list[str] = []
+
+    def refusing(name: str) -> Callable[..., Any]:
+        def refuse(*args: object, **kwargs: object) -> Any:
+            attempts.append(name)
+            raise UnmarkedProcess(
+                f"{request.node.nodeid} started a process ({name}) without a "
+                f"{' / '.join(PROCESS_MARKERS)} marker"
+            )
+
+        return refuse
+
+    for module, name in STARTERS:
+        if hasattr(module, name):
+            monkeypatch.setattr(module, name, refusing(f"{module.__name__}.{name}"))
+    yield
+    if attempts:
+        pytest.fail(
+            f"started a process without a {' / '.join(PROCESS_MARKERS)} marker: "
+            + ", ".join(attempts),
+            pytrace=False,
+        )
