@@ -24,10 +24,11 @@ import trio
 
 from rules.game import Game
 from tei.driver.analysis import Analysis
-from tei.driver.engine import Engine, PlayResult
+from tei.driver.engine import Engine
 from tei.driver.errors import EngineOptionError, EngineTimeout
 from tei.driver.launch import open_engine
 from tei.driver.limits import Limits
+from tei.driver.play_result import PlayResult, informative
 from tei.protocol import Info
 from tei.transcript import Transcript
 
@@ -243,7 +244,7 @@ class SimpleEngine:
             await engine.prepare(game, rules)
             async with engine.analyse(game, limits) as analysis:
                 async for info in analysis:
-                    if info.score is not None or info.pv or info.depth is not None:
+                    if informative(info):
                         lines[info.multipv or 1] = info
             return [lines[key] for key in sorted(lines)]
 
