@@ -25,7 +25,7 @@ from bots.base import Bot, Report
 from bots.random_bot import RandomBot
 from rules.game import Game
 from rules.registry import game_class
-from tei.host.options import from_bot_option
+from tei.host.declared_options import from_bot_option
 
 HERE = Path(__file__).resolve().parent
 WAIT = 20.0  # generous liveness limit; a hung host fails the test instead of blocking it

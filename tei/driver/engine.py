@@ -25,6 +25,7 @@ from tei.driver.connection import (
     Violation,
     is_open_ended,
 )
+from tei.driver.engine_options import OptionRefused
 from tei.driver.errors import (
     EngineError,
     EngineOptionError,
@@ -34,7 +35,6 @@ from tei.driver.errors import (
     EngineTimeout,
 )
 from tei.driver.limits import Limits
-from tei.driver.options import OptionRefused
 from tei.driver.play_result import PlayResult
 from tei.driver.process import EngineProcess
 from tei.game_rules import TeiSettings
