@@ -41,7 +41,22 @@ INTERRUPT_WAIT = 5.0
 MULTIPV = "MultiPV"
 
 
-class SimpleEngine:
+class _ClosedOnExit:
+    """Leaving the `with` block (also by an exception) calls `close()`."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class SimpleEngine(_ClosedOnExit):
     """A running engine driven by blocking calls; make one with `SimpleEngine.popen`."""
 
     def __init__(self) -> None:
@@ -121,14 +136,6 @@ class SimpleEngine:
 
     def __enter__(self) -> SimpleEngine:
         return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _call(self, job: Callable[[Engine], Awaitable[T]], timeout: float | None = None) -> T:
         """Run `job(engine)` in the engine's trio loop and return its result (its error is
@@ -280,7 +287,7 @@ def _bounded(limits: Limits) -> bool:
     )
 
 
-class SimpleAnalysis:
+class SimpleAnalysis(_ClosedOnExit):
     """The iterator of `SimpleEngine.analysis`: `Info` as the engine sends them; after the
     search ended (by its limits, `stop()` or leaving the `with` block) `bestmove` holds its
     move. Any other call on the engine (from this thread or another) ends the analysis
@@ -358,10 +365,6 @@ class SimpleAnalysis:
         self._begin()
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def close(self) -> None:
+        """End the search (as `stop`); leaving the `with` block does it."""
         self.stop()
