@@ -140,6 +140,14 @@ def test_a_bad_key_in_the_config_file_exits_2_naming_the_key_and_its_line(
         ('seek = ["5 180 5"]\nlive = "x"', "bot.toml:3: live: live view address 'x'"),
         ('seek = ["5 180 5"]\nping-interval = 100.0', "bot.toml:3: ping-interval: --dead-after"),
         ('seek = ["5 180 5"]\nengine = "e"\nbot = "random"', "bot.toml:3: engine: cannot go"),
+        (
+            'seek = "5 300 5"\nengine-conf = "mine"',
+            "bot.toml:3: engine-conf: --engine-conf mine: give the engines file",
+        ),
+        (
+            'seek = "5 300 5"\nlog-level = "loud"',
+            "bot.toml:3: log-level: 'loud' is not one of debug, info, warning",
+        ),
         ('seek = ["5 180 5"]\naccept = true\naccept-size = "9"', "bot.toml:4: accept-size: "),
         ('seek = ["5 180 5"]\naccept-komi = "4"', "bot.toml:3: accept-komi: --accept-komi filters"),
         ('seek = ["5 180 5"]\ngoodbye = "bye {x}"', "bot.toml:3: goodbye: --goodbye 'bye {x}'"),
@@ -422,14 +430,6 @@ def test_a_bad_engine_conf_exits_2_naming_the_file_the_line_and_the_engine(
     assert message in capsys.readouterr().err
 
 
-def test_engine_conf_in_the_config_file_is_blamed_on_its_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    config = config_file(tmp_path, 'seek = "5 300 5"\nengine-conf = "mine"\n')
-    err = refused(capsys, config)
-    assert f"{config}:2: engine-conf: --engine-conf mine: give the engines file" in err
-
-
 @pytest.mark.parametrize(
     ("argv", "level"),
     [([], logging.INFO), (["--log-level", "warning"], logging.WARNING),
@@ -451,14 +451,6 @@ def named_defaults(args: argparse.Namespace) -> argparse.Namespace:
     from tei.cli.config import settings
 
     return settings(args, option_table()).apply(args)
-
-
-def test_a_bad_log_level_is_a_usage_error(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    config = config_file(tmp_path, 'seek = "5 300 5"\nlog-level = "loud"\n')
-    err = refused(capsys, config)
-    assert f"{config}:2: log-level: 'loud' is not one of debug, info, warning" in err
 
 
 async def test_a_named_engine_plays_on_the_local_server_and_warning_keeps_info_out(
