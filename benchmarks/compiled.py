@@ -20,7 +20,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PRELUDE = (
-    "import runpy, sys; from bots import compiled; {pure}"
+    "import runpy, sys; from bots import compiled; from rules import build; {pure}"
     "print('build:', compiled.describe(), flush=True); "
     "sys.argv = [sys.argv[1], *sys.argv[2:]]; runpy.run_path(sys.argv[0], run_name='__main__')"
 )
@@ -33,7 +33,7 @@ PERFT_ROW = re.compile(
 
 def run(script: str, args: list[str], pure: bool) -> str:
     """The output of one benchmark script, pure or as installed."""
-    code = PRELUDE.format(pure="compiled.force_pure(); " if pure else "")
+    code = PRELUDE.format(pure="compiled.force_pure(); " if pure else "build.guard(); ")
     done = subprocess.run(
         [sys.executable, "-c", code, str(HERE / script), *args],
         capture_output=True,

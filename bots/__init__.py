@@ -1,6 +1,5 @@
 """Built-in players for every game, behind the small `Bot` interface in bots.base."""
 
-import rules.build  # noqa: F401  (first: a stale compiled build is never imported)
 from bots.base import Bot, BotOption, Info, Limits
 from bots.registry import bot_names, default_bot, make_bot
 

@@ -44,7 +44,7 @@ def describe() -> str:
     total = len(module_names())
     if names:
         return f"compiled ({len(names)} of {total} modules)"
-    info = build.INSTALLED
+    info = build.installed()
     if info.stale:
         return f"pure Python (sources changed since compiling: {', '.join(info.stale)})"
     if info.build == "compiled":

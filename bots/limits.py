@@ -13,9 +13,9 @@ from rules.game import clock_side
 
 
 @attrs.frozen
-class Limits:
-    """The limits of one search, as TEI `go` gives them (times in milliseconds), and the
-    host's cap on this move."""
+class GoFields:
+    """The limits TEI `go` gives one search (times in milliseconds): the bots' `Limits`
+    and the protocol's `tei.protocol.GoLimits` are these fields."""
 
     wtime: int | None = None
     btime: int | None = None
@@ -26,15 +26,27 @@ class Limits:
     nodes: int | None = None
     movetime: int | None = None
     infinite: bool = False
+
+    def clock(self, seat: int) -> tuple[int | None, int | None]:
+        """(time left, increment) of a seat, as given (`rules.game.clock_side`: even
+        seats read w*, odd seats b*)."""
+        side = clock_side(seat)
+        return getattr(self, f"{side}time"), getattr(self, f"{side}inc")
+
+
+@attrs.frozen
+class Limits(GoFields):
+    """The limits of one search, as TEI `go` gives them (times in milliseconds), and the
+    host's cap on this move."""
+
     #: the most this move may take (ms): the engine host stops the search there; None
     #: when no host set one (a bot run directly plans from the clock alone)
     cap_ms: float | None = None
 
     def clock(self, seat: int) -> tuple[int | None, int]:
-        """(time left, increment) of a seat (`rules.game.clock_side`: even seats read w*,
-        odd seats b*)."""
-        side = clock_side(seat)
-        return getattr(self, f"{side}time"), getattr(self, f"{side}inc") or 0
+        """(time left, increment) of a seat, a missing increment as 0."""
+        left, inc = super().clock(seat)
+        return left, inc or 0
 
 
 @attrs.frozen

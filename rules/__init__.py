@@ -1,7 +1,7 @@
 """Pure game cores (Tak, Trike, Traxit) behind one `Game` interface. No I/O in the
-games (`rules.build` only reads the install's build manifest)."""
+games (`rules.build.guard()`, called by the program's front doors, reads the install's
+build manifest)."""
 
-import rules.build  # noqa: F401  (first: a stale compiled build is never imported)
 from rules.game import (
     FALSE_WORDS,
     TRUE_WORDS,

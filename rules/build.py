@@ -1,15 +1,18 @@
 """Which build of the Tak core and search a process runs, from the manifest the install
 writes (`build.json` beside this module; see setup.py and docs/performance.md).
 
-Importing this module (the `rules` and `bots` packages do so before anything else) guards
-against a stale compiled build: where the manifest says pure Python, or a compiled
-module's source no longer has the hash it was compiled from (an editable install whose
-sources were edited since), the listed modules are imported from their sources and one
-line on stderr says why. No game logic here.
+Importing this module does nothing. `guard()`, called by the program's front doors (the
+`tei` command, the local playtak server, the test suite's conftest) before the game cores
+are imported, guards against a stale compiled build: where the manifest says pure Python,
+or a compiled module's source no longer has the hash it was compiled from (an editable
+install whose sources were edited since), the listed modules are imported from their
+sources and one line on stderr says why. `installed()` reads the manifest (once per
+process) for `tei --version`. No game logic here.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -89,8 +92,17 @@ def run_sources(names: Sequence[str]) -> None:
         sys.meta_path.insert(0, SourceFinder(names))
 
 
-def _guard() -> BuildInfo:
-    info = read_manifest()
+@functools.cache
+def installed() -> BuildInfo:
+    """The build of this install (the manifest read once per process)."""
+    return read_manifest()
+
+
+@functools.cache
+def guard() -> BuildInfo:
+    """Run the listed modules from their sources where the build is pure or stale, saying
+    so once on stderr; call before the game cores are imported (once per process)."""
+    info = installed()
     if info.stale:
         print(
             f"tei-host: running pure Python: {', '.join(info.stale)} changed since it was"
@@ -100,7 +112,3 @@ def _guard() -> BuildInfo:
     if info.runs_sources:
         run_sources(info.modules)
     return info
-
-
-#: the build of this install, checked once per process
-INSTALLED = _guard()

@@ -8,10 +8,11 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
+from rules.game import OptionSpec
 from rules.registry import game_class
 from tei.check_probe import CheckFailed, Probe, is_bestmove, played_out, second_seat_game
 from tei.driver import Engine
-from tei.game_rules import takes_komi
+from tei.game_rules import v1_komi_spec
 from tei.protocol import OptionDecl, ProtocolError, ReadyOk, parse_engine_line
 from tei.transcript import FROM_ENGINE, TO_ENGINE
 
@@ -226,26 +227,27 @@ async def check_first_reply(p: Probe) -> str:
 
 
 async def check_komi(p: Probe) -> str:
-    if not takes_komi(game_class(p.game)):
+    spec = v1_komi_spec(game_class(p.game))
+    if spec is None or spec.tei is None:
         return f"not applicable to {p.game}"
-    value = _komi_value(p)
+    value = _komi_value(p, spec)
     if value is None:
-        return "no HalfKomi option and no TEI v1 komi list: plays half-komi 0 only"
-    rules = {**p.rules, "halfkomi": str(value)}
+        return f"no {spec.tei} option and no TEI v1 komi list: plays half-komi 0 only"
+    rules = {**p.rules, spec.name: str(value)}
     await p.prepare(rules)
     move, _ = await p.search(p.fresh_game(rules), "go movetime 200", 0.2 + p.timeout)
     p.prepared = False  # the next check starts from the chosen rules again
     return f"half-komi {value}: bestmove {move}"
 
 
-def _komi_value(p: Probe) -> int | None:
-    wanted = p.rules.get("halfkomi")
+def _komi_value(p: Probe, spec: OptionSpec) -> int | None:
+    wanted = p.rules.get(spec.name)
     if wanted not in (None, "0"):
         return int(wanted) if wanted is not None else None
     sizes = p.engine.sizes
     if sizes is not None:
         return next((k for k in sizes.halfkomis if k != 0), None)
-    decl = p.engine.option("HalfKomi")
+    decl = p.engine.option(spec.tei or "")
     if decl is None:
         return None
     if decl.type.lower() == "combo":

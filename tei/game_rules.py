@@ -11,7 +11,10 @@ v1 carries in `teinewgame size N halfkomi K`. Everything else is here:
   them) -> what a driver tells an engine (a distinct type: TEI names and values);
 - `rules_from_tei(game, size, values, base)`: what a host was told -> rules options;
 - the host's declarations: `told_options`, `option_decl`, `v1_sizes`, `v1_komi_option`,
-  `takes_komi`.
+  `takes_komi` (and `v1_komi_spec`, the checker's komi probe);
+- the referee's: `referee_rules` (what engines are not told: the referee applies it),
+  `rules_set_options` (the TEI options an engine entry may not set: the rules set them),
+  `pinned_rules` (the rules with what engines are always told written down).
 """
 
 from __future__ import annotations
@@ -30,10 +33,14 @@ __all__ = [
     "TeiSettings",
     "legacy_games",
     "option_decl",
+    "pinned_rules",
+    "referee_rules",
     "rules_from_tei",
+    "rules_set_options",
     "takes_komi",
     "told_options",
     "v1_komi_option",
+    "v1_komi_spec",
     "v1_sizes",
 ]
 
@@ -156,10 +163,39 @@ def v1_sizes(cls: type[Game[Any]]) -> tuple[int, ...]:
     return tuple(range(spec.low, spec.high + 1))
 
 
+def v1_komi_spec(cls: type[Game[Any]]) -> OptionSpec | None:
+    """The rules option `teinewgame ... halfkomi K` sets (TEI v1), if any."""
+    return next((s for s in cls.option_specs() if s.name == cls.tei_v1_komi), None)
+
+
 def v1_komi_option(cls: type[Game[Any]]) -> str | None:
     """The TEI name of the option `teinewgame ... halfkomi K` sets (TEI v1), if any."""
-    spec = next((s for s in cls.option_specs() if s.name == cls.tei_v1_komi), None)
+    spec = v1_komi_spec(cls)
     return spec.tei if spec is not None else None
+
+
+def referee_rules(game: str) -> frozenset[str]:
+    """The rules options engines are not told: the referee applies them (a game they end
+    is adjudicated)."""
+    return frozenset(spec.name for spec in game_class(game).option_specs() if not spec.told)
+
+
+def rules_set_options(game: str) -> frozenset[str]:
+    """The TEI options (lower case) set from a match's game and rules: `Game` and each
+    told rules option (an engine's own settings may not name them)."""
+    told = {spec.tei.lower() for spec in game_class(game).option_specs() if spec.tei}
+    return frozenset({"game", *told})
+
+
+def pinned_rules(game: str, rules: Mapping[str, str]) -> dict[str, str]:
+    """`rules` with each option engines are always told (the board size, `always` ones)
+    written down at its default when not given: an engine's own default must not decide
+    (the size the engines are told is the size judged)."""
+    out = dict(rules)
+    for spec in game_class(game).option_specs():
+        if spec.newgame or spec.always:
+            out.setdefault(spec.name, spec.default)
+    return out
 
 
 def rules_from_tei(

@@ -7,7 +7,8 @@ from typing import Any, ClassVar, Self
 
 import attrs
 
-from rules.game import bool_word, clock_side
+from bots.limits import GoFields
+from rules.game import bool_word
 from tei.errors import OptionValueError, TeiError
 
 __all__ = [
@@ -138,19 +139,9 @@ MAX_COUNT = 2**63 - 1
 
 
 @attrs.frozen
-class GoLimits:
+class GoLimits(GoFields):
     """The limits `go` gives a search (times in milliseconds): held by the `Go` message
-    and by the driver's `Limits`."""
-
-    wtime: int | None = None
-    btime: int | None = None
-    winc: int | None = None
-    binc: int | None = None
-    movestogo: int | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    movetime: int | None = None
-    infinite: bool = False
+    and by the driver's `Limits` (the fields are the bots' `GoFields`)."""
 
     def clamped(self) -> tuple[Self, list[str]]:
         """These limits with every time in 0..MAX_TIME_MS and every count (`movestogo`,
@@ -171,11 +162,6 @@ class GoLimits:
                 shown = text if len(text) <= 24 else f"{text[:24]}... ({len(text)} digits)"
                 notes.append(f"{key} {shown} clamped to {fixed}")
         return (attrs.evolve(self, **changes) if changes else self), notes
-
-    def clock(self, seat: int) -> tuple[int | None, int | None]:
-        """(time left, increment) of a seat, as given (`rules.game.clock_side`)."""
-        side = clock_side(seat)
-        return getattr(self, f"{side}time"), getattr(self, f"{side}inc")
 
     def limit_values(self) -> dict[str, Any]:
         """The limits by field name, to build the other kind of limits from."""

@@ -5,6 +5,9 @@ A test may start a process (a subprocess, a fork, a posix_spawn, a shell) only i
 stopped at the attempt and failed, even if it caught the error: so
 `pytest -m "not process and not browser and not cluster"` runs only tests that start nothing,
 and a test that starts a process without its marker is caught in every run.
+
+The run imports the game cores as the `tei` command does: never a stale compiled module in
+place of an edited source (rules.build.guard).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+
+from rules import build
 
 #: the markers that allow a test to start processes
 PROCESS_MARKERS = ("process", "browser", "cluster")
@@ -73,3 +78,7 @@ def process_guard(
             + ", ".join(attempts),
             pytrace=False,
         )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    build.guard()

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import trio
 
-from adapters.playtak import bridge_events as s
+from adapters.playtak import bridge_events as ev
 from adapters.playtak import protocol as p
 from adapters.playtak.bridge_events import BridgeError, BridgeSettings
 from adapters.playtak.bridge_state import BridgeState
@@ -128,7 +128,7 @@ class Bridge:
                     raise BridgeError(
                         f"cannot start {list(self.launch.argv)}: {exc.cause}"
                     ) from None
-                await self._feed(s.EngineReady(engine.options, engine.sizes))
+                await self._feed(ev.EngineReady(engine.options, engine.sizes))
                 if not self.done.is_set():
                     nursery.start_soon(self.session.run, self)
                     nursery.start_soon(self._alarm)
@@ -177,13 +177,13 @@ class Bridge:
 
     # ---- session hooks -----------------------------------------------------------------
     async def connected(self, name: str) -> None:
-        await self._feed(s.Connected(name))
+        await self._feed(ev.Connected(name))
 
     async def settled(self) -> None:
-        await self._feed(s.Settled())
+        await self._feed(ev.Settled())
 
     async def disconnected(self) -> None:
-        await self._feed(s.Disconnected())
+        await self._feed(ev.Disconnected())
 
     async def event(self, event: p.ServerEvent) -> None:
         await self._feed(event)
@@ -193,13 +193,13 @@ class Bridge:
         while True:
             when = self.state.wake_at()
             if when is not None and trio.current_time() >= when:
-                await self._feed(s.Tick())
+                await self._feed(ev.Tick())
                 continue
             with trio.move_on_at(math.inf if when is None else when):
                 await self.changes.next()
 
     # ---- carrying out --------------------------------------------------------------------
-    async def _feed(self, item: s.Input) -> None:
+    async def _feed(self, item: ev.Input) -> None:
         outputs = self.state.feed(item, trio.current_time(), datetime.now(UTC))
         if self.watch is not None:
             state = self.state
@@ -208,60 +208,60 @@ class Bridge:
             await self._apply(output)
         self.changes.notify()
 
-    async def _apply(self, output: s.Output) -> None:
+    async def _apply(self, output: ev.Output) -> None:
         match output:
-            case s.Send():
+            case ev.Send():
                 try:
                     await self.session.send(output.command)
                 except NotConnected as exc:
                     log.warning("%s", exc)
-            case s.Think() | s.Ponder() | s.Restart():
+            case ev.Think() | ev.Ponder() | ev.Restart():
                 assert self._nursery is not None
                 self._nursery.start_soon(self._engine_work, output)
-            case s.WarmUp():
+            case ev.WarmUp():
                 assert self._nursery is not None
                 self._nursery.start_soon(self._warm_up, output)
-            case s.CancelThinking():
+            case ev.CancelThinking():
                 scope = self._scopes.get(output.ticket)
                 if scope is not None:
                     scope.cancel()
-            case s.WriteRecord():
+            case ev.WriteRecord():
                 await self._feed(self._write(output))
-            case s.LogSent():
+            case ev.LogSent():
                 log.log(output.level, "%s (last sent: %s)", output.text, self.session.recent())
-            case s.Done():
+            case ev.Done():
                 self.done.set()
 
-    def _write(self, output: s.WriteRecord) -> s.RecordWritten | s.RecordFailed:
+    def _write(self, output: ev.WriteRecord) -> ev.RecordWritten | ev.RecordFailed:
         folder, site = self.settings.ptn_dir, self.settings.site
         assert folder is not None
         game_id = output.live.start.game_id
         try:
             path = write_record(output.live, output.result, folder, site)
         except (OSError, ValueError) as exc:  # ValueError: a path the OS cannot take
-            return s.RecordFailed(game_id, str(exc))
-        return s.RecordWritten(game_id, path)
+            return ev.RecordFailed(game_id, str(exc))
+        return ev.RecordWritten(game_id, path)
 
     def _last_chance_for_records(self) -> None:
         """On the way out: one more try at records that could not be written; what
         still fails goes to the log as PTN text, so no finished game is lost."""
         for output in self.state.close():
-            if isinstance(output, s.WriteRecord):
+            if isinstance(output, ev.WriteRecord):
                 self.state.feed(self._write(output), trio.current_time(), datetime.now(UTC))
         for live, result in self.state.unwritten:
             text = ptn_record(live, result, self.settings.site)
             log.error("record of game %d, not written:\n%s", live.start.game_id, text)
 
-    async def _engine_work(self, work: s.Think | s.Ponder | s.Restart) -> None:
+    async def _engine_work(self, work: ev.Think | ev.Ponder | ev.Restart) -> None:
         """Run one ticket of engine work and report its outcome to the state."""
         assert self.seat is not None
         scope = self._scopes[work.ticket] = trio.CancelScope()
-        report: s.Input = s.EngineIdle(work.ticket)
+        report: ev.Input = ev.EngineIdle(work.ticket)
         try:
             with scope:
-                if isinstance(work, s.Restart):
+                if isinstance(work, ev.Restart):
                     await self.seat.restart()
-                elif isinstance(work, s.Ponder):
+                elif isinstance(work, ev.Ponder):
                     await self.seat.prepare(work.new_game)
                     if self.state.wanted(work.ticket):  # not cancelled before this task began
                         await self.seat.ponder(work.game, work.new_game)
@@ -284,18 +284,18 @@ class Bridge:
                                 answer.failure.kind,
                                 answer.failure.detail,
                             )
-                        report = s.EngineAnswered(
+                        report = ev.EngineAnswered(
                             work.ticket, answer.action, answer.info, answer.infos, answer.elapsed
                         )
         except SeatFault as fault:
-            report = s.EngineFailed(work.ticket, fault)
+            report = ev.EngineFailed(work.ticket, fault)
         except Exception:
             log.exception("unexpected error while thinking (ticket %d)", work.ticket)
         finally:
             del self._scopes[work.ticket]
         await self._feed(report)
 
-    async def _warm_up(self, work: s.WarmUp) -> None:
+    async def _warm_up(self, work: ev.WarmUp) -> None:
         """Start the engine's new game while the opponent thinks (errors wait for the
         move: the thinking task retries and restarts the engine)."""
         assert self.seat is not None

@@ -14,7 +14,7 @@ import string
 
 import attrs
 
-from adapters.playtak.seeks import DRAW_UNDO, FixedLine, GameWord
+from adapters.playtak.seeks import DRAW_UNDO, FixedLine, GameWord, Template
 from adapters.playtak.terms import BOARD_CLOCK, REST, ClockView, GameTerms
 
 NAME_RE = re.compile(r"[a-zA-Z][a-zA-Z0-9_]{3,15}")
@@ -34,28 +34,25 @@ SEEK_FIELDS = {
 
 
 @attrs.frozen
-class ProtocolCmd:
+class ProtocolCmd(Template):
+    FORMAT = "Protocol {version}"
+
     version: int
 
-    def to_line(self) -> str:
-        return f"Protocol {self.version}"
-
 
 @attrs.frozen
-class ClientCmd:
+class ClientCmd(Template):
+    FORMAT = "Client {name}"
+
     name: str
 
-    def to_line(self) -> str:
-        return f"Client {self.name}"
-
 
 @attrs.frozen
-class Login:
+class Login(Template):
+    FORMAT = "Login {name} {password}"
+
     name: str
     password: str = attrs.field(repr=False)
-
-    def to_line(self) -> str:
-        return f"Login {self.name} {self.password}"
 
 
 @attrs.frozen
@@ -131,11 +128,10 @@ class RemoveSeek(FixedLine):
 
 
 @attrs.frozen
-class Accept:
-    seek_no: int
+class Accept(Template):
+    FORMAT = "Accept {seek_no}"
 
-    def to_line(self) -> str:
-        return f"Accept {self.seek_no}"
+    seek_no: int
 
 
 class ListSeeks(FixedLine):
@@ -156,14 +152,13 @@ class Observe:
 
 
 @attrs.frozen
-class PlayMove:
+class PlayMove(Template):
     """`Game#1 P A1 W` / `Game#1 M A1 C1 1 2` (move in server notation)."""
+
+    FORMAT = "Game#{game_id} {move}"
 
     game_id: int
     move: str
-
-    def to_line(self) -> str:
-        return f"Game#{self.game_id} {self.move}"
 
 
 #: what a player says about a game in one word: the draw and undo words, and `Resign`

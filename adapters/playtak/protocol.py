@@ -1,7 +1,7 @@
 """The playtak protocol codec (sans-IO): server lines -> typed events, and back.
 
 `parse_server_line(line)` never raises: a line it cannot read becomes `Unknown`, which a
-client logs and ignores. The events (`adapters.playtak.events`) print themselves back
+client logs and ignores. The events (`adapters.playtak.server_messages`) print themselves back
 with `to_line(protocol)`. Client commands (`adapters.playtak.commands`) are re-exported
 here, so `protocol` is the one namespace for both directions.
 """
@@ -31,7 +31,9 @@ from adapters.playtak.commands import (
     UnknownCommand,
     parse_client_line,
 )
-from adapters.playtak.events import (
+from adapters.playtak.notation import MoveNotationError, ServerMove
+from adapters.playtak.seeks import GameInfo, LineError, SeekInfo, to_int
+from adapters.playtak.server_messages import (
     FIXED_EVENTS,
     GAME_SIGNALS,
     AuthFailure,
@@ -64,8 +66,6 @@ from adapters.playtak.events import (
     Unknown,
     Welcome,
 )
-from adapters.playtak.notation import MoveNotationError, ServerMove
-from adapters.playtak.seeks import GameInfo, LineError, SeekInfo, to_int
 from adapters.playtak.terms import OLD_START, TERMS, GameTerms
 
 #: the longest line either side takes (the client closes the connection past it, the

@@ -31,19 +31,29 @@ class FixedLine:
         return self.LINE
 
 
+@attrs.frozen
+class Template:
+    """A message, in either direction, that prints its fields into `FORMAT` by name
+    (`"Online {count}"`)."""
+
+    FORMAT: ClassVar[str] = ""
+
+    def to_line(self, protocol: int = 2) -> str:
+        return self.FORMAT.format(**attrs.asdict(self, recurse=False))
+
+
 #: the draw and undo words, the same both ways (the server passes them to the opponent)
 DRAW_UNDO = ("OfferDraw", "RemoveDraw", "RequestUndo", "RemoveUndo")
 
 
 @attrs.frozen
-class GameWord:
+class GameWord(Template):
     """`Game#<id> <kind>`, one word about a game, in either direction (`OfferDraw` ...)."""
+
+    FORMAT = "Game#{game_id} {kind}"
 
     game_id: int
     kind: str
-
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Game#{self.game_id} {self.kind}"
 
 
 def to_int(word: str, line: str) -> int:

@@ -6,7 +6,9 @@ writes records, state and standings. Each worker process keeps its seats between
 one background trio thread (`_EnginePool`), as a local worker does between games, so a
 job costs no engine start unless the engine must be restarted.
 
-Nothing here is imported by the referee unless a match runs on a cluster.
+Nothing here is imported by the referee unless a match runs on a cluster. A worker process
+imports this module first: it runs `rules.build.guard()` (no stale compiled module) before
+the game cores are imported, as the `tei` command does.
 """
 
 from __future__ import annotations
@@ -17,8 +19,11 @@ from importlib import metadata
 
 import trio
 
-from adapters.referee.game_loop import GameResult
-from adapters.referee.seat_pool import GameJob, SeatPool
+from rules import build
+
+build.guard()  # this is a worker process's front door: before any game core is imported
+from adapters.referee.game_loop import GameResult  # noqa: E402
+from adapters.referee.seat_pool import GameJob, SeatPool  # noqa: E402
 
 #: for tests only: a worker started with this variable reports it as its version
 VERSION_OVERRIDE = "TEI_HOST_TEST_VERSION"

@@ -23,6 +23,7 @@ from rules.registry import game_class
 from tei.cli.engines import ENGINE_KEYS
 from tei.cli.numbers import SEED, float_in, int_in
 from tei.cli.options import check_game_options
+from tei.game_rules import pinned_rules, rules_set_options
 
 #: the clock of an engine given no tc=, st=, nodes= or depth=
 DEFAULT_TC = "10+0.1"
@@ -133,7 +134,7 @@ def engine_spec(entry: Mapping[str, Any], game: str, number: int) -> EngineSpec:
         raise MatchError(f"engine {label!r} has no limit: give tc=, st=, nodes= or depth=")
     options = tuple((str(k), _text(v) or "") for k, v in dict(entry.get("options") or {}).items())
     for key, _ in options:
-        if key.lower() in rules_by_referee(game):
+        if key.lower() in rules_set_options(game):
             raise MatchError(
                 f"engine {label!r}: option.{key} is set by the referee from the match's rules"
                 " (--game and the game options: --size, --komi, --players, --rule, ...)"
@@ -170,12 +171,6 @@ def engine_spec(entry: Mapping[str, Any], game: str, number: int) -> EngineSpec:
         control=control,
         restart=restart == "on",
     )
-
-
-def rules_by_referee(game: str) -> frozenset[str]:
-    """TEI options (lower case) the referee sets from the match's game and rules."""
-    told = {spec.tei.lower() for spec in game_class(game).option_specs() if spec.tei}
-    return frozenset({"game", *told})
 
 
 def _text(value: Any) -> str | None:
@@ -237,11 +232,7 @@ def build_config(settings: Mapping[str, Any]) -> MatchConfig:
         rules = check_game_options(game, dict(s["rules"]))
     except GameError as exc:
         raise MatchError(str(exc)) from None
-    # what engines are always told is written down: an engine's own default must not
-    # decide (the size the engines are told is the size judged)
-    for spec in game_class(game).option_specs():
-        if spec.newgame or spec.always:
-            rules.setdefault(spec.name, spec.default)
+    rules = pinned_rules(game, rules)
     for key, parse in NUMBERS.items():
         if s[key] is not None:
             try:

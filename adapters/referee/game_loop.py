@@ -38,16 +38,10 @@ from adapters.referee.records import GameRecord, MoveNote, info_comment, labelle
 from adapters.referee.schedule import Pairing
 from adapters.stream.announce import Publish, engine_info, game_started, move_played
 from rules.game import Game, Outcome
-from rules.registry import game_class
 from tei.driver import PlayResult
+from tei.game_rules import referee_rules
 from tei.lines import printable
 from tei.seat import EngineSeat, NewGame, SeatFault, failure_kind
-
-
-def referee_rules(game: str) -> frozenset[str]:
-    """The rules options engines are not told: the referee applies them (a game they end
-    is adjudicated)."""
-    return frozenset(spec.name for spec in game_class(game).option_specs() if not spec.told)
 
 
 @attrs.frozen

@@ -169,6 +169,16 @@ def control_squares(t: SizeTables, mine: int, theirs: int) -> tuple[int, int]:
     return (m2 & ~t2) | (m1 & ~t1), (t2 & ~m2) | (t1 & ~m1)
 
 
+def _gap_fillers(gaps: int, empty: int, line: int) -> int:
+    """The empty squares one placement could fill a road's gaps from: every one with no
+    gap, none with two or more, else those on the one gap's line (`line * gaps`)."""
+    if not gaps:
+        return empty
+    if gaps & (gaps - 1):
+        return 0
+    return empty & line * gaps
+
+
 def win_squares(t: SizeTables, bits: int, empty: int) -> int:
     """Empty squares where one placement joins the road pieces `bits` into a road."""
     n = t.size
@@ -185,20 +195,8 @@ def win_squares(t: SizeTables, bits: int, empty: int) -> int:
     x = bits | (bits >> 1) & et.keep1
     x |= (x >> 2) & et.keep2
     ranks = (x | (x >> 4) & et.keep4) & col_first
-    gaps = col_first & ~ranks
-    if not gaps:
-        ns = empty
-    elif gaps & (gaps - 1):
-        ns = 0
-    else:
-        ns = empty & row_first * gaps
-    gaps = row_first & ~files
-    if not gaps:
-        ew = empty
-    elif gaps & (gaps - 1):
-        ew = 0
-    else:
-        ew = empty & col_first * gaps
+    ns = _gap_fillers(col_first & ~ranks, empty, row_first)
+    ew = _gap_fillers(row_first & ~files, empty, col_first)
     if not ns | ew:
         return 0
     nf = t.not_col_first

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from rules import build
 from tei.closed_output import CLOSED_OUTPUT_STATUS, is_closed_output, silence
 
 #: name -> (module, one-line help)
@@ -84,6 +85,7 @@ def version_line() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    build.guard()  # before any game core is imported: never a stale compiled module
     args_list = list(sys.argv[1:] if argv is None else argv)
     chosen = next((a for a in args_list if a in SUBCOMMANDS), None)
     parser, parsers = _build(only=chosen or "")

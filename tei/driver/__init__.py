@@ -18,7 +18,7 @@ from __future__ import annotations
 from tei.driver.analysis import Analysis as Analysis
 from tei.driver.connection import EngineConnection as EngineConnection
 from tei.driver.engine import Engine as Engine
-from tei.driver.engine import PlayResult as PlayResult
+from tei.driver.engine_options import declared_refusal as declared_refusal
 from tei.driver.errors import EngineError as EngineError
 from tei.driver.errors import EngineOptionError as EngineOptionError
 from tei.driver.errors import EngineProtocolError as EngineProtocolError
@@ -30,7 +30,7 @@ from tei.driver.errors import MalformedMove as MalformedMove
 from tei.driver.launch import open_engine as open_engine
 from tei.driver.launch import tei_command as tei_command
 from tei.driver.limits import Limits as Limits
-from tei.driver.options import declared_refusal as declared_refusal
+from tei.driver.play_result import PlayResult as PlayResult
 from tei.driver.simple import SimpleAnalysis as SimpleAnalysis
 from tei.driver.simple import SimpleEngine as SimpleEngine
 from tei.errors import TeiError as TeiError

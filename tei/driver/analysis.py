@@ -39,7 +39,7 @@ class Analysis:
     async def __anext__(self) -> Info:
         await self.start()
         while not self.done:
-            event = await self.engine._next("info")
+            event = await self.engine.next_event("info")
             if isinstance(event, SearchInfo) and isinstance(event.message, Info):
                 if event.current:
                     self.last = event.message
@@ -82,5 +82,4 @@ class Analysis:
     ) -> None:
         if exc_type is None:
             await self.stop()
-        if self.engine._analysis is self:
-            self.engine._analysis = None
+        self.engine.release(self)

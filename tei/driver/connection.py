@@ -12,7 +12,7 @@ States: `handshake` until `teiok`; then `idle`, `searching` (a `go` is unanswere
 `stopping` (`stop` was sent for it). A `bestmove` while no search runs is a `Violation`.
 Every message written to the engine goes through `sent()`, so the state follows raw
 lines as well as typed messages. The connection also keeps the new-game generation and
-one `GameKey` (the game's TEI settings, the caller's key) of the last `teinewgame`, set when that
+one `ToldGame` (the game's TEI settings, the caller's key) of the last `teinewgame`, set when that
 message is sent: `needs_new_game` is one comparison with it (see docs/driver.md).
 """
 
@@ -24,9 +24,7 @@ from typing import Any
 import attrs
 
 from rules.game import Game, GameError, IllegalAction
-from tei.driver.errors import IllegalMove, MalformedMove
-from tei.driver.limits import Limits
-from tei.driver.options import (
+from tei.driver.engine_options import (
     OptionRefused,
     declared_games,
     declared_refusal,
@@ -36,6 +34,8 @@ from tei.driver.options import (
     plan_new_game,
     tei_settings,
 )
+from tei.driver.errors import IllegalMove, MalformedMove
+from tei.driver.limits import Limits
 from tei.game_rules import TeiSettings
 from tei.protocol import (
     BestMove,
@@ -161,7 +161,7 @@ def check_bestmove(engine: str, game: Game[Any], line: str) -> tuple[Any, str]:
 
 
 @attrs.frozen
-class GameKey:
+class ToldGame:
     """What tells one new game from the next: the game's `TeiSettings` (what the engine
     is told of its rules) and the caller's key (a game number, an id; None: the same game
     until the rules change, as python-chess's `game` argument)."""
@@ -193,8 +193,8 @@ class EngineConnection:
         self._searches = 0
         self._stop_sent = False
         #: the new game the engine was last told (set when its `teinewgame` is sent)
-        self.told: GameKey | None = None
-        self._planned: GameKey | None = None
+        self.told: ToldGame | None = None
+        self._planned: ToldGame | None = None
 
     # ---- state -------------------------------------------------------------------------
     @property
@@ -392,7 +392,7 @@ class EngineConnection:
         messages += self.setoption_messages(settings)
         messages.append(plan.teinewgame)
         # not told until the `teinewgame` is sent: a failed send leaves no false belief
-        self.told, self._planned = None, GameKey(told, game_key)
+        self.told, self._planned = None, ToldGame(told, game_key)
         return messages
 
     def needs_new_game(
@@ -413,7 +413,7 @@ class EngineConnection:
 
     def was_told(self, told: TeiSettings, game_key: object = None) -> bool:
         """Whether the last `teinewgame` sent was for these settings and this key."""
-        return GameKey(told, game_key) == self.told
+        return ToldGame(told, game_key) == self.told
 
     # ---- searches ----------------------------------------------------------------------
     def search_messages(self, game: Game[Any], limits: Limits) -> tuple[Position, Go, list[str]]:

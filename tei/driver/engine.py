@@ -11,11 +11,9 @@ from contextlib import suppress
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-import attrs
 import trio
 
 from rules.game import Game
-from tei.bot_failure import BotFailure
 from tei.driver.analysis import Analysis
 from tei.driver.connection import (
     EngineConnection,
@@ -27,6 +25,7 @@ from tei.driver.connection import (
     Violation,
     is_open_ended,
 )
+from tei.driver.engine_options import OptionRefused
 from tei.driver.errors import (
     EngineError,
     EngineOptionError,
@@ -36,7 +35,7 @@ from tei.driver.errors import (
     EngineTimeout,
 )
 from tei.driver.limits import Limits
-from tei.driver.options import OptionRefused
+from tei.driver.play_result import PlayResult
 from tei.driver.process import EngineProcess
 from tei.game_rules import TeiSettings
 from tei.protocol import (
@@ -51,24 +50,6 @@ from tei.protocol import (
 )
 
 log = logging.getLogger("tei.driver")
-
-
-@attrs.frozen
-class PlayResult:
-    """The answer to one `play`: the checked action (play it as is) and its text, the last
-    informative `info` (one with a score, depth or pv; else the last one), all infos, and
-    the seconds from sending `go` to reading `bestmove`."""
-
-    action: Any
-    text: str
-    info: Info | None
-    infos: tuple[Info, ...]
-    elapsed: float
-    #: the `bestmove` line as the engine wrote it
-    line: str = ""
-    #: set when an engine host said, during this search, that its bot failed and the
-    #: answer is a stand-in (`info string error: bot failed: ...`, see tei.bot_failure)
-    failure: BotFailure | None = None
 
 
 #: seconds a line may take to be taken in (an engine that does not read its input)
@@ -97,10 +78,6 @@ def _exclusive(
                 self._owner = None
 
     return guarded
-
-
-def _informative(info: Info) -> bool:
-    return info.score is not None or info.depth is not None or bool(info.pv)
 
 
 class Engine:
@@ -221,16 +198,19 @@ class Engine:
     async def receive_line(self, timeout: float | None = None) -> str:
         """The next line from the engine; EngineTerminated at end of output, EngineStalled
         after `timeout` seconds."""
-        return (await self._next("a line", timeout)).line
+        return (await self.next_event("a line", timeout)).line
 
     async def receive(self, timeout: float | None = None) -> EngineMessage:
         """The next message; EngineProtocolError for a malformed line of a known command."""
-        event = await self._next("a line", timeout)
+        event = await self.next_event("a line", timeout)
         if event.message is None:
             raise EngineProtocolError(self.name, event.line)
         return event.message
 
-    async def _next(self, waiting_for: str, timeout: float | None = None) -> Event:
+    async def next_event(self, waiting_for: str, timeout: float | None = None) -> Event:
+        """The next event of the connection (for the driver's own parts, e.g. `Analysis`):
+        EngineTerminated at end of output, EngineStalled after `timeout` seconds waiting
+        for `waiting_for`."""
         if timeout is None:
             event = await self._process.receive()
         else:
@@ -261,10 +241,11 @@ class Engine:
                 raise self._violation(event)
 
     # ---- handshake ---------------------------------------------------------------------
-    async def _handshake(self, timeout: float) -> None:
+    async def handshake(self, timeout: float) -> None:
+        """Send `tei` and read up to `teiok` (`open_engine` does it; EngineStalled)."""
         await self._process.send_line(self.connection.handshake())
         with trio.move_on_after(timeout) as scope:
-            while not isinstance(await self._next("teiok"), Handshaken):
+            while not isinstance(await self.next_event("teiok"), Handshaken):
                 pass
             return
         assert scope.cancelled_caught
@@ -280,7 +261,7 @@ class Engine:
         with trio.move_on_after(timeout) as scope:
             await self.send(IsReady())
             while True:
-                event = await self._next("readyok")
+                event = await self.next_event("readyok")
                 if isinstance(event, Ready):
                     return trio.current_time() - start
                 if isinstance(event, Violation):
@@ -448,18 +429,13 @@ class Engine:
             waited = (deadline if deadline is not None else start) - start
             raise EngineTimeout(self.name, max(0.0, waited), grace, self._process.stderr)
         action, text = self.check_bestmove(game, found.line)
-        informative = [i for i in infos if _informative(i)]
-        last = informative[-1] if informative else (infos[-1] if infos else None)
-        failure = next(
-            (f for f in map(BotFailure.from_string, (i.string for i in infos)) if f), None
-        )
-        return PlayResult(action, text, last, tuple(infos), elapsed, found.line, failure)
+        return PlayResult.of(action, text, infos, elapsed, found.line)
 
     async def _await_bestmove(self, infos: list[Info]) -> SearchEnded:
         """Read until the bestmove of the current search (those of abandoned ones are
         skipped); EngineProtocolError on a violation."""
         while True:
-            event = await self._next("bestmove")
+            event = await self.next_event("bestmove")
             if isinstance(event, SearchInfo):
                 if event.current and isinstance(event.message, Info):
                     infos.append(event.message)
@@ -494,6 +470,12 @@ class Engine:
         analysis = Analysis(self, position, go)
         self._analysis = analysis
         return analysis
+
+    def release(self, analysis: Analysis) -> None:
+        """Forget `analysis` as the running one (its block was left): the next command
+        does not stop it."""
+        if self._analysis is analysis:
+            self._analysis = None
 
     async def _finish_analysis(self) -> None:
         analysis, self._analysis = self._analysis, None

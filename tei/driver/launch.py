@@ -93,7 +93,7 @@ async def open_engine(
                 stderr_lines=stderr_lines,
             )
             engine = Engine(process, connection)
-            await engine._handshake(handshake_timeout)
+            await engine.handshake(handshake_timeout)
             yield engine
         except BaseException as exc:  # re-raised below, outside the nursery
             error = exc

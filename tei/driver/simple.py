@@ -24,10 +24,11 @@ import trio
 
 from rules.game import Game
 from tei.driver.analysis import Analysis
-from tei.driver.engine import Engine, PlayResult
+from tei.driver.engine import Engine
 from tei.driver.errors import EngineOptionError, EngineTimeout
 from tei.driver.launch import open_engine
 from tei.driver.limits import Limits
+from tei.driver.play_result import PlayResult, informative
 from tei.protocol import Info
 from tei.transcript import Transcript
 
@@ -40,7 +41,22 @@ INTERRUPT_WAIT = 5.0
 MULTIPV = "MultiPV"
 
 
-class SimpleEngine:
+class _ClosedOnExit:
+    """Leaving the `with` block (also by an exception) calls `close()`."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class SimpleEngine(_ClosedOnExit):
     """A running engine driven by blocking calls; make one with `SimpleEngine.popen`."""
 
     def __init__(self) -> None:
@@ -120,14 +136,6 @@ class SimpleEngine:
 
     def __enter__(self) -> SimpleEngine:
         return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _call(self, job: Callable[[Engine], Awaitable[T]], timeout: float | None = None) -> T:
         """Run `job(engine)` in the engine's trio loop and return its result (its error is
@@ -243,7 +251,7 @@ class SimpleEngine:
             await engine.prepare(game, rules)
             async with engine.analyse(game, limits) as analysis:
                 async for info in analysis:
-                    if info.score is not None or info.pv or info.depth is not None:
+                    if informative(info):
                         lines[info.multipv or 1] = info
             return [lines[key] for key in sorted(lines)]
 
@@ -279,7 +287,7 @@ def _bounded(limits: Limits) -> bool:
     )
 
 
-class SimpleAnalysis:
+class SimpleAnalysis(_ClosedOnExit):
     """The iterator of `SimpleEngine.analysis`: `Info` as the engine sends them; after the
     search ended (by its limits, `stop()` or leaving the `with` block) `bestmove` holds its
     move. Any other call on the engine (from this thread or another) ends the analysis
@@ -357,10 +365,6 @@ class SimpleAnalysis:
         self._begin()
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def close(self) -> None:
+        """End the search (as `stop`); leaving the `with` block does it."""
         self.stop()

@@ -16,7 +16,7 @@ from bots.registry import default_bot, make_bot
 from rules.game import Game, GameError, OptionSpec
 from rules.registry import game_class
 from tei.errors import OptionValueError, TeiError
-from tei.host.options import HostOption, from_bot_option, game_options
+from tei.host.declared_options import HostOption, from_bot_option, game_options
 
 
 class HostSetupError(TeiError, ValueError):

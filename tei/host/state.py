@@ -22,9 +22,9 @@ from tei import protocol as p
 from tei.bot_failure import FAILED, OVERRAN, BotFailure
 from tei.errors import OptionValueError
 from tei.game_rules import rules_from_tei, v1_komi_option, v1_sizes
+from tei.host.declared_options import HostOption
 from tei.host.effects import Effect, Exit, Log, Send, StartSearch, StopSearch, cut, send_info
 from tei.host.effects import send_error as _error
-from tei.host.options import HostOption
 from tei.host.reports import bad_action, checked_info, exception_text
 from tei.host.search import Search, Waiting
 from tei.host.setup import HostConfig, HostSetupError, host_setup

@@ -61,6 +61,38 @@ def test_the_toolchain_probe_names_a_missing_or_failing_compiler(
     assert "failed on a test file" in (toolchain.missing() or "")
 
 
+#: imports the packages, then says whether the build manifest was opened and whether the
+#: import system was patched (`guard` given as argv[1]: after rules.build.guard())
+IMPORT_PROBE = """
+import sys
+opened = []
+sys.addaudithook(lambda event, args: event == "open" and opened.append(str(args[0])))
+import rules, bots, rules.tak.game, bots.tak.search
+from rules import build
+if sys.argv[1:] == ["guard"]:
+    build.guard()
+patched = any(isinstance(f, build.SourceFinder) for f in sys.meta_path)
+print(any(p.endswith("build.json") for p in opened), patched)
+"""
+
+
+@pytest.mark.process
+def test_importing_the_packages_reads_nothing_and_patches_nothing() -> None:
+    """`import rules` (and bots, and the Tak core) does no I/O of its own; the front
+    doors' guard reads the manifest and, for a pure or stale build, runs the sources."""
+    quiet = subprocess.run(
+        [sys.executable, "-c", IMPORT_PROBE], capture_output=True, text=True, timeout=60
+    )
+    assert quiet.returncode == 0, quiet.stderr
+    assert quiet.stdout.split() == ["False", "False"]
+    guarded = subprocess.run(
+        [sys.executable, "-c", IMPORT_PROBE, "guard"], capture_output=True, text=True, timeout=60
+    )
+    assert guarded.returncode == 0, guarded.stderr
+    info = read_manifest()
+    assert guarded.stdout.split() == [str(info.build != "unknown"), str(info.runs_sources)]
+
+
 @pytest.mark.process
 def test_version_names_the_build_this_process_runs() -> None:
     done = subprocess.run(

@@ -19,7 +19,14 @@ from rules.tak.tables import RESERVES
 from rules.traxit.board import DEFAULT_OWNERS
 from rules.trike.game import DEFAULT_SIZE as TRIKE_SIZE
 from rules.trike.geometry import MAX_SIZE, MIN_SIZE
-from tei.game_rules import TeiSettings, rules_from_tei
+from tei.game_rules import (
+    TeiSettings,
+    pinned_rules,
+    referee_rules,
+    rules_from_tei,
+    rules_set_options,
+    v1_komi_spec,
+)
 from tei.host.state import HostConfig, HostState, Send
 from tests.support import ROOT
 from tests.support.option_table import option_table
@@ -240,3 +247,24 @@ def test_docs_show_the_option_table_of_every_game() -> None:
     text = (DOCS / "rules.md").read_text(encoding="utf-8")
     for game in GAME_NAMES:
         assert option_table(game) in text, f"docs/rules.md: {game}'s option table drifted"
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_referee_facts_come_from_the_specs(game: str) -> None:
+    """What the referee applies, what an engine entry may not set and what is written
+    down for every match are read off the specs in tei.game_rules."""
+    specs = game_class(game).option_specs()
+    assert referee_rules(game) == {s.name for s in specs if s.tei is None}
+    assert rules_set_options(game) == {"game"} | {s.tei.lower() for s in specs if s.tei}
+    pinned = pinned_rules(game, {})
+    assert pinned == {s.name: s.default for s in specs if s.newgame or s.always}
+    size = next((s for s in specs if s.newgame), None)
+    if size is not None:
+        assert pinned_rules(game, {size.name: "7"})[size.name] == "7"
+
+
+def test_only_tak_has_a_v1_komi() -> None:
+    spec = v1_komi_spec(game_class("tak"))
+    assert spec is not None and (spec.name, spec.tei) == ("halfkomi", "HalfKomi")
+    assert v1_komi_spec(game_class("trike")) is None
+    assert v1_komi_spec(game_class("traxit")) is None

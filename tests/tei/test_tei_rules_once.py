@@ -10,10 +10,10 @@ from bots.limits import Limits as BotLimits
 from rules.game import clock_side
 from tei import protocol as p
 from tei.driver.connection import build_go
+from tei.driver.engine_options import OptionRefused, normalize_value
 from tei.driver.limits import Limits
-from tei.driver.options import OptionRefused, normalize_value
 from tei.errors import OptionValueError
-from tei.host.options import HostOption
+from tei.host.declared_options import HostOption
 from tei.seat import seat_limits
 
 DECLS = [

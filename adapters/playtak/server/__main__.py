@@ -2,6 +2,9 @@
 
 import sys
 
-from adapters.playtak.server.listeners import main
+from rules import build
+
+build.guard()  # before the Tak core is imported: never a stale compiled module
+from adapters.playtak.server.listeners import main  # noqa: E402
 
 sys.exit(main())

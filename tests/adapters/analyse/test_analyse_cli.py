@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,15 @@ PLACEMENTS = '[Size "5"]\n\n1. a1 e5 2. b1 d5 3. c1 c5 4. a2 b5 5. e2 a5\n'
 INSERTED = re.compile(r"(\?\?|\?!|\?)?( \{(?:eval|result|best|unanalysed)[^}]*\})")
 
 
+def analyse(
+    games: Path, out: Path, engine: Sequence[str], limit: str, *more: str
+) -> subprocess.CompletedProcess[str]:
+    """`tei analyse GAMES --engine ENGINE... --limit LIMIT --out OUT` and `more` options."""
+    return tei(
+        "analyse", str(games), *more, "--engine", *engine, "--limit", limit, "--out", str(out)
+    )
+
+
 def stripped(text: str) -> str:
     return INSERTED.sub("", text)
 
@@ -35,19 +45,8 @@ def fake_engine(*extra: str) -> list[str]:
 def test_tak_games_annotated_and_a_bad_record_reported(tmp_path: Path) -> None:
     games, out, summary = tmp_path / "games.ptn", tmp_path / "out.ptn", tmp_path / "s.json"
     games.write_text(TWO_GAMES)
-    done = tei(
-        "analyse",
-        str(games),
-        "--engine",
-        "bot=search",
-        "--limit",
-        "depth=1",
-        "--out",
-        str(out),
-        "--json",
-        str(summary),
-        "--concurrency",
-        "2",
+    done = analyse(
+        games, out, ["bot=search"], "depth=1", "--json", str(summary), "--concurrency", "2"
     )
     assert done.returncode == 1, done.stderr
     assert f"{games}:10: game 2: ply 2 (a1)" in done.stderr
@@ -77,16 +76,7 @@ def test_a_crashing_engine_is_restarted_and_the_position_left_unanalysed(
     games.write_text(PLACEMENTS)
     crash = "position startpos moves a1 e5 b1 d5 c1 c5 a2 b5 e2"  # plies 9 and 10
     marker = "0.000731"
-    done = tei(
-        "analyse",
-        str(games),
-        "--engine",
-        *fake_engine("--delay", marker, "--crash-on", crash),
-        "--limit",
-        "st=0.2",
-        "--out",
-        str(out),
-    )
+    done = analyse(games, out, fake_engine("--delay", marker, "--crash-on", crash), "st=0.2")
     assert done.returncode == 0, done.stderr
     text = out.read_text()
     assert stripped(text) == PLACEMENTS
@@ -146,18 +136,7 @@ def test_trike_and_traxit_records_with_their_engines(tmp_path: Path) -> None:
     for game, (record, moves) in records.items():
         games, out = tmp_path / f"{game}.txt", tmp_path / f"{game}.out"
         games.write_text(record)
-        done = tei(
-            "analyse",
-            str(games),
-            "--game",
-            game,
-            "--engine",
-            "bot=search",
-            "--limit",
-            "nodes=50",
-            "--out",
-            str(out),
-        )
+        done = analyse(games, out, ["bot=search"], "nodes=50", "--game", game)
         assert done.returncode == 0, done.stderr
         text = out.read_text()
         assert stripped(text) == record
@@ -174,18 +153,7 @@ def test_a_position_is_retried_on_a_fresh_engine(tmp_path: Path) -> None:
         f' if [ "$n" = 1 ]; then exec {sys.executable} {FAKE} --crash-on go;'
         f" else exec {sys.executable} {FAKE}; fi"
     )
-    done = tei(
-        "analyse",
-        str(games),
-        "--engine",
-        "cmd=sh",
-        "arg=-c",
-        f"arg={script}",
-        "--limit",
-        "st=0.2",
-        "--out",
-        str(out),
-    )
+    done = analyse(games, out, ["cmd=sh", "arg=-c", f"arg={script}"], "st=0.2")
     assert done.returncode == 0, done.stderr
     assert count.read_text().strip() == "3"
     text = out.read_text()

@@ -31,6 +31,13 @@ def match_settings(*argv: str) -> dict[str, object]:
     return settings_of(merged_settings(parse(*argv)))
 
 
+def config_file(folder: Path, text: str) -> Path:
+    """`match.toml` in `folder`, holding `text`."""
+    config = folder / "match.toml"
+    config.write_text(text)
+    return config
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(["match", *argv])
     out, err = capsys.readouterr()
@@ -38,11 +45,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_keys_are_the_option_names_and_lists_take_what_the_option_takes(tmp_path: Path) -> None:
-    config = tmp_path / "match.toml"
-    config.write_text(
+    config = config_file(
+        tmp_path,
         '# a match\nengine = ["bot=search name=a", "cmd=\'./my bot\' name=b option.Hash=64"]\n'
         'each = ["tc=10+0.1"]\ngames = 20\nptnout = "games.ptn"\nsize = 6\nkomi = "2"\n'
-        'rule = "flats=25"\nresign = "movecount=3 score=600"\n'
+        'rule = "flats=25"\nresign = "movecount=3 score=600"\n',
     )
     settings = match_settings("--config", str(config), "--games", "4")
     assert settings["engines"] == [
@@ -65,8 +72,9 @@ def test_every_option_but_resume_is_a_key() -> None:
 def test_bad_keys_and_values_are_all_named_with_file_line_and_a_hint(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    config = tmp_path / "match.toml"
-    config.write_text('engine = ["bot=random", "bot=random"]\ngams = 3\nconcurrency = 0\n')
+    config = config_file(
+        tmp_path, 'engine = ["bot=random", "bot=random"]\ngams = 3\nconcurrency = 0\n'
+    )
     code, out, err = run(capsys, "--config", str(config))
     assert code == 2 and out == ""
     assert err == (
@@ -79,8 +87,7 @@ def test_bad_keys_and_values_are_all_named_with_file_line_and_a_hint(
 def test_a_bad_engine_spec_in_the_file_names_its_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    config = tmp_path / "match.toml"
-    config.write_text('games = 2\nengine = ["bot=random colour=red", "bot=random"]\n')
+    config = config_file(tmp_path, 'games = 2\nengine = ["bot=random colour=red", "bot=random"]\n')
     code, _, err = run(capsys, "--config", str(config))
     assert code == 2 and err.startswith(f"tei match: {config}:2: engine: unknown engine key")
 
@@ -118,8 +125,9 @@ def test_print_config_shows_the_demonstration_match_and_bad_settings_exit_2(
 
 
 def test_a_repeatable_key_given_one_plain_value_is_a_list_of_one(tmp_path: Path) -> None:
-    config = tmp_path / "match.toml"
-    config.write_text('engine = ["bot=random", "bot=greedy"]\neach = "st=0.1 margin=20"\n')
+    config = config_file(
+        tmp_path, 'engine = ["bot=random", "bot=greedy"]\neach = "st=0.1 margin=20"\n'
+    )
     settings = match_settings("--config", str(config))
     assert {k: settings["each"][k] for k in ("st", "margin")} == {"st": "0.1", "margin": "20"}  # type: ignore[index]
 
@@ -221,8 +229,9 @@ def test_named_engines_give_their_keys_and_the_spec_wins(tmp_path: Path) -> None
 
 def test_the_engines_file_is_a_key_of_the_config_file_from_its_folder(tmp_path: Path) -> None:
     (tmp_path / "engines.toml").write_text(ENGINES)
-    config = tmp_path / "match.toml"
-    config.write_text('engines = "engines.toml"\nengine = ["conf=fast", "conf=fast name=b"]\n')
+    config = config_file(
+        tmp_path, 'engines = "engines.toml"\nengine = ["conf=fast", "conf=fast name=b"]\n'
+    )
     settings = match_settings("--config", str(config))
     assert [e["name"] for e in settings["engines"]] == ["fast", "b"]  # type: ignore[index, attr-defined]
 

@@ -20,7 +20,7 @@ from tei.driver.connection import (
     Violation,
     build_go,
 )
-from tei.driver.options import OptionRefused
+from tei.driver.engine_options import OptionRefused
 from tei.game_rules import TeiSettings
 from tei.protocol import Go, GuiMessage, Score, SetOption, TeiNewGame
 

@@ -6,8 +6,8 @@ import io
 
 import pytest
 
-from tei.driver.options import (
-    NewGamePlan,
+from tei.driver.engine_options import (
+    NewGameMessages,
     OptionRefused,
     declared_games,
     find_option,
@@ -69,7 +69,7 @@ def plan(
     rules: dict[str, str],
     options: dict[str, OptionDecl],
     sizes: SizeDecl | None = None,
-) -> NewGamePlan:
+) -> NewGameMessages:
     """The plan of a new game of `game` under `rules` (rules options)."""
     return plan_new_game(tei_settings(game, rules), options, sizes)
 

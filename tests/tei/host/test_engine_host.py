@@ -23,7 +23,7 @@ from bots.base import Bot, Report
 from bots.random_bot import RandomBot
 from rules.game import Game
 from rules.registry import game_class
-from tei.host.options import from_bot_option
+from tei.host.declared_options import from_bot_option
 from tests.support import ROOT
 from tests.support.engine_pipe import EnginePipe
 from tests.support.fixtures import Started

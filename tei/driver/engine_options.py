@@ -66,7 +66,7 @@ def declared_games(options: Mapping[str, OptionDecl]) -> frozenset[str]:
 
 
 @attrs.frozen
-class NewGamePlan:
+class NewGameMessages:
     """What `new_game` sends: option settings (in order, `Game` first), then `teinewgame`."""
 
     settings: tuple[tuple[str, str], ...]
@@ -87,7 +87,7 @@ def plan_new_game(
     told: TeiSettings,
     options: Mapping[str, OptionDecl],
     sizes: SizeDecl | None = None,
-) -> NewGamePlan:
+) -> NewGameMessages:
     """Decide the messages of a new game; OptionRefused when the engine cannot play it.
 
     Engines that declare no `Game` option only play the legacy games (Tak) and get plain
@@ -126,8 +126,8 @@ def plan_new_game(
         komis = sizes.halfkomis or (0,)
         if halfkomi not in komis:
             raise OptionRefused("HalfKomi", f"the engine plays half-komi {komis}, not {halfkomi}")
-        return NewGamePlan(tuple(settings), TeiNewGame(size, halfkomi, v1=True))
-    return NewGamePlan(tuple(settings), TeiNewGame(told.size))
+        return NewGameMessages(tuple(settings), TeiNewGame(size, halfkomi, v1=True))
+    return NewGameMessages(tuple(settings), TeiNewGame(told.size))
 
 
 def declared_refusal(

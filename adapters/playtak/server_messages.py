@@ -13,7 +13,7 @@ from typing import ClassVar
 import attrs
 
 from adapters.playtak.notation import ServerMove, server_move
-from adapters.playtak.seeks import DRAW_UNDO, FixedLine, GameInfo, GameWord, SeekInfo
+from adapters.playtak.seeks import DRAW_UNDO, FixedLine, GameInfo, GameWord, SeekInfo, Template
 from adapters.playtak.terms import OLD_START, GameTerms, TermsView
 
 
@@ -26,13 +26,12 @@ class LoginPrompt(FixedLine):
 
 
 @attrs.frozen
-class LoggedIn:
+class LoggedIn(Template):
     """`Welcome alice!`: the login succeeded under this name."""
 
-    name: str
+    FORMAT = "Welcome {name}!"
 
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Welcome {self.name}!"
+    name: str
 
 
 class AuthFailure(FixedLine):
@@ -52,21 +51,19 @@ class Nok(FixedLine):
 
 
 @attrs.frozen
-class ErrorText:
+class ErrorText(Template):
     """`Error:<text>`: the reason that goes with a refused move."""
+
+    FORMAT = "Error:{text}"
 
     text: str
 
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Error:{self.text}"
-
 
 @attrs.frozen
-class Online:
-    count: int
+class Online(Template):
+    FORMAT = "Online {count}"
 
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Online {self.count}"
+    count: int
 
 
 @attrs.frozen
@@ -186,23 +183,21 @@ class GameTime:
 
 
 @attrs.frozen
-class GameOver:
+class GameOver(Template):
+    FORMAT = "Game#{game_id} Over {result}"
+
     game_id: int
     result: str  # R-0 0-R F-0 0-F 1-0 0-1 1/2-1/2
 
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Game#{self.game_id} Over {self.result}"
-
 
 @attrs.frozen
-class GameAbandoned:
+class GameAbandoned(Template):
     """`Game#1 Abandoned. bobby quit`: the opponent did not come back in time."""
+
+    FORMAT = "Game#{game_id} Abandoned. {quitter} quit"
 
     game_id: int
     quitter: str
-
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Game#{self.game_id} Abandoned. {self.quitter} quit"
 
 
 #: what the server says about a game in one word: the draw and undo words, and `Undo` done
@@ -214,13 +209,12 @@ class GameSignal(GameWord):
 
 
 @attrs.frozen
-class Message:
+class Message(Template):
     """`Message <text>` that is none of the messages below."""
 
-    text: str
+    FORMAT = "Message {text}"
 
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Message {self.text}"
+    text: str
 
 
 class GameResumed(FixedLine):
@@ -228,22 +222,18 @@ class GameResumed(FixedLine):
 
 
 @attrs.frozen
-class PlayerDisconnected:
+class PlayerDisconnected(Template):
+    FORMAT = "Message {name} has disconnected. They have {seconds} seconds to reconnect"
+
     name: str
     seconds: int
 
-    def to_line(self, protocol: int = 2) -> str:
-        return (
-            f"Message {self.name} has disconnected. They have {self.seconds} seconds to reconnect"
-        )
-
 
 @attrs.frozen
-class PlayerReconnected:
-    name: str
+class PlayerReconnected(Template):
+    FORMAT = "Message {name} has reconnected."
 
-    def to_line(self, protocol: int = 2) -> str:
-        return f"Message {self.name} has reconnected."
+    name: str
 
 
 class LoggedInElsewhere(FixedLine):
