@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -42,8 +43,9 @@ class Script:
         self.state = BridgeState(ev.BridgeSettings(**settings), rng=random.Random(7))
         self.now = 1000.0
         self.wall = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
-        #: the live view's outputs, in order
+        #: the live view's outputs, in order, each handed to `watch` as it comes
         self.shown: list[ev.Output] = []
+        self.watch: Callable[[ev.Output], None] | None = None
         self.feed(ev.EngineReady(HALFKOMI if options is None else options))
 
     def feed(self, *items: ev.Input | str) -> list[ev.Output]:
@@ -55,6 +57,8 @@ class Script:
             for output in self.state.feed(event, self.now, self.wall):
                 if isinstance(output, TOLD):
                     self.shown.append(output)
+                    if self.watch is not None:
+                        self.watch(output)
                 elif isinstance(output, ev.Log) and not isinstance(output, ev.LogSent):
                     write_log(output)
                 else:
