@@ -1,4 +1,5 @@
-"""Our side of one server game: the rules game, clocks, and its PTN record.
+"""Our side of one server game: its phase (`live_phase`), the rules game, clocks, and
+its PTN record (`write_record`, the one function here that does I/O: the bridge calls it).
 
 Also the pure helpers the bridge needs: the rules game of a `Game Start` line, the rules
 action of a server move (restoring the crush mark the server does not send), and a short
