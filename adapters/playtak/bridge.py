@@ -12,9 +12,10 @@ stall (restarted while the clock allows), pondering on the opponent's time (`--p
 of every finished game.
 
 Every decision is made by the sans-IO `BridgeState` (`bridge_state.py`, its inputs and
-outputs in `bridge_events.py`); this module
-only carries inputs to it (session hooks, engine answers, written records) and carries
-out what it returns (commands, engine work, records, the stop).
+outputs in `bridge_events.py`); this module only carries inputs to it (session hooks,
+engine answers, written records) and carries out what it returns: it writes the log
+lines and hands every output to the live view (`watch`) as soon as `feed` returns, then
+sends the commands, runs the engine work, writes the records and stops.
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ from adapters.playtak import protocol as p
 from adapters.playtak.bridge_events import BridgeError, BridgeSettings
 from adapters.playtak.bridge_state import BridgeState
 from adapters.playtak.live_game import LiveGame, ptn_record, write_record
-from adapters.playtak.live_view import BridgeWatch
 from adapters.playtak.session import NotConnected, Session
 from adapters.playtak.watch import Changes
 from tei.errors import main_error
@@ -45,6 +45,12 @@ from tei.transcript import Transcript
 __all__ = ["Bridge", "BridgeError", "BridgeSettings"]
 
 log = logging.getLogger("playtak.bridge")
+
+
+def write_log(output: ev.Log, recent: str = "") -> None:
+    """Write a log line of the state (a `LogSent` with `recent`, the commands last sent)."""
+    text = f"{output.text} (last sent: {recent})" if isinstance(output, ev.LogSent) else output.text
+    log.log(output.level, "%s", text)
 
 
 class EngineLog(io.TextIOBase):
@@ -82,8 +88,8 @@ class Bridge:
         self.seat: EngineSeat | None = None
         self.done = trio.Event()
         self.changes = Changes()
-        #: the live view's hook (`tei playtak --live`), None without one
-        self.watch: BridgeWatch | None = None
+        #: the live view (`tei playtak --live`): called with every output of the state
+        self.watch: Callable[[ev.Output], None] | None = None
         self._nursery: trio.Nursery | None = None
         self._scopes: dict[int, trio.CancelScope] = {}
 
@@ -201,9 +207,7 @@ class Bridge:
     # ---- carrying out --------------------------------------------------------------------
     async def _feed(self, item: ev.Input) -> None:
         outputs = self.state.feed(item, trio.current_time(), datetime.now(UTC))
-        if self.watch is not None:
-            state = self.state
-            self.watch.observe(state.live, state.finished, state.name, getattr(item, "info", None))
+        self._tell(outputs)
         for output in outputs:
             await self._apply(output)
         self.changes.notify()
@@ -228,9 +232,20 @@ class Bridge:
             case ev.WriteRecord():
                 await self._feed(self._write(output))
             case ev.LogSent():
-                log.log(output.level, "%s (last sent: %s)", output.text, self.session.recent())
+                write_log(output, self.session.recent())
             case ev.Done():
                 self.done.set()
+            case _:  # the log lines and the live view's outputs: told by `_tell`
+                pass
+
+    def _tell(self, outputs: list[ev.Output]) -> None:
+        """Write the log lines and hand every output to the live view, at once (before
+        any output is carried out: the live game is as the input left it)."""
+        for output in outputs:
+            if isinstance(output, ev.Log) and not isinstance(output, ev.LogSent):
+                write_log(output)
+            if self.watch is not None:
+                self.watch(output)
 
     def _write(self, output: ev.WriteRecord) -> ev.RecordWritten | ev.RecordFailed:
         folder, site = self.settings.ptn_dir, self.settings.site
@@ -240,14 +255,18 @@ class Bridge:
             path = write_record(output.live, output.result, folder, site)
         except (OSError, ValueError) as exc:  # ValueError: a path the OS cannot take
             return ev.RecordFailed(game_id, str(exc))
+        log.info("wrote %s", path)
         return ev.RecordWritten(game_id, path)
 
     def _last_chance_for_records(self) -> None:
         """On the way out: one more try at records that could not be written; what
         still fails goes to the log as PTN text, so no finished game is lost."""
-        for output in self.state.close():
+        outputs = self.state.close()
+        self._tell(outputs)
+        for output in outputs:
             if isinstance(output, ev.WriteRecord):
-                self.state.feed(self._write(output), trio.current_time(), datetime.now(UTC))
+                fate = self._write(output)
+                self._tell(self.state.feed(fate, trio.current_time(), datetime.now(UTC)))
         for live, result in self.state.unwritten:
             text = ptn_record(live, result, self.settings.site)
             log.error("record of game %d, not written:\n%s", live.start.game_id, text)

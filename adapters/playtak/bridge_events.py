@@ -3,11 +3,14 @@
 Inputs: a server event of `adapters.playtak.protocol`, or `Connected`, `Settled`,
 `Disconnected`, `EngineReady`, `EngineAnswered`, `EngineFailed`, `EngineIdle`, `Tick`,
 `RecordWritten`, `RecordFailed`. Outputs: `Send`, `Think`, `Ponder`, `Restart`, `WarmUp`,
-`CancelThinking`, `WriteRecord`, `LogSent`, `Done`. Also the bridge's settings and error.
+`CancelThinking`, `WriteRecord`, `Done`; the log lines `Log` and `LogSent`; and what the
+live view shows, `ShowGame`, `ShowMove`, `ShowEnd`. Also the bridge's settings and error,
+and the `Outbox` the state and its parts put their outputs in.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -20,8 +23,9 @@ from adapters.playtak.game_policy import ChatTemplate, ScorePolicy
 from adapters.playtak.live_game import LiveGame
 from adapters.playtak.seek_filter import SeekFilter
 from rules.game import Game
+from rules.tak.move import Move
 from tei.driver import Limits, declared_refusal
-from tei.protocol import OptionDecl, SizeDecl
+from tei.protocol import Info, OptionDecl, SizeDecl
 from tei.seat import NewGame, SeatFault, seat_limits
 
 
@@ -87,9 +91,9 @@ class EngineAnswered:
     the time it took."""
 
     ticket: int
-    action: Any
-    info: Any = None
-    infos: tuple[Any, ...] = ()
+    action: Move
+    info: Info | None = None
+    infos: tuple[Info, ...] = ()
     #: seconds from `go` to `bestmove`
     elapsed: float = 0.0
 
@@ -192,11 +196,44 @@ class WriteRecord:
 
 
 @attrs.frozen
-class LogSent:
-    """Log `text` with the last commands sent on this connection."""
+class Log:
+    """Write `text` to the bridge's log at `level` (the I/O side writes each as soon as
+    `feed` returns, before carrying out the other outputs)."""
 
     level: int
     text: str
+
+
+@attrs.frozen
+class LogSent(Log):
+    """A `Log` with the last commands sent on this connection."""
+
+
+@attrs.frozen(eq=False)
+class ShowGame:
+    """`live` begins, or is drawn again (a replay's start, a move taken back): the live
+    view shows it (`name`: our account). Like every output, read when `feed` returns."""
+
+    live: LiveGame
+    name: str
+
+
+@attrs.frozen(eq=False)
+class ShowMove:
+    """A move of `seat` was played in `live` (`info`: our engine's last report, when the
+    move was ours)."""
+
+    live: LiveGame
+    seat: int
+    info: Info | None = None
+
+
+@attrs.frozen(eq=False)
+class ShowEnd:
+    """`live` is over with `result`."""
+
+    live: LiveGame
+    result: str
 
 
 @attrs.frozen
@@ -206,7 +243,47 @@ class Done:
     error: BridgeError | None = None
 
 
-Output = Send | Think | Ponder | Restart | WarmUp | CancelThinking | WriteRecord | LogSent | Done
+Output = (
+    Send
+    | Think
+    | Ponder
+    | Restart
+    | WarmUp
+    | CancelThinking
+    | WriteRecord
+    | Done
+    | Log
+    | ShowGame
+    | ShowMove
+    | ShowEnd
+)
+
+
+@attrs.define
+class Outbox:
+    """The outputs of one `feed`, in order: the state and its parts add to it."""
+
+    items: list[Output] = attrs.field(factory=list)
+
+    def add(self, *outputs: Output) -> None:
+        self.items.extend(outputs)
+
+    def debug(self, text: str) -> None:
+        self.items.append(Log(logging.DEBUG, text))
+
+    def info(self, text: str) -> None:
+        self.items.append(Log(logging.INFO, text))
+
+    def warning(self, text: str) -> None:
+        self.items.append(Log(logging.WARNING, text))
+
+    def error(self, text: str) -> None:
+        self.items.append(Log(logging.ERROR, text))
+
+    def take(self) -> list[Output]:
+        """The outputs so far, in order; the box is empty afterwards."""
+        items, self.items = self.items, []
+        return items
 
 
 @attrs.frozen(eq=False)

@@ -4,50 +4,45 @@
 the session's news, the engine's answer, a record's fate) at the monotonic time `now`
 and the wall time `wall`, and returns the outputs: commands to send, engine work (a
 `Think` is followed by `plan(ticket, now)` once the engine is ready), records to write,
-the stop. Engine work is one ticket at a time: each `Think`, `Ponder` or `Restart` is
-answered by one `EngineAnswered`, `EngineFailed` or `EngineIdle` of its ticket before the
-next. With `ponder`, our move is followed by a `Ponder` of the reply our engine expects
-(the second move of its last pv); it is cancelled, its answer discarded, before anything
-else the engine must do (our next move above all), and when the game ends.
+the log lines, what the live view shows, the stop. Nothing else changes the state
+(`plan` and `wanted` are queries), and it does no I/O and no logging itself. Engine work
+is one ticket at a time: each `Think`, `Ponder` or `Restart` is answered by one
+`EngineAnswered`, `EngineFailed` or `EngineIdle` of its ticket before the next. With
+`ponder`, our move is followed by a `Ponder` of the reply our engine expects (the second
+move of its last pv); it is cancelled, its answer discarded, before anything else the
+engine must do (our next move above all), and when the game ends.
 
-Its parts, each sans-IO: the lobby (`seek_desk.SeekDesk`), the engine work and its
-tickets (`engine_work.EngineWork`), the finished games and their records
-(`record_shelf.RecordShelf`), the live game's own state (`live_game.LiveGame`).
+Its parts, each sans-IO: the lobby (`seek_desk.SeekDesk`), the engine decisions
+(`bridge_thinking.Thinking`, its base) and their tickets (`engine_work.EngineWork`), the
+finished games and their records (`record_shelf.RecordShelf`), the live game and its
+phase (`live_game.LiveGame`, `live_phase`).
 """
 
 from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from adapters.playtak import bridge_events as ev
 from adapters.playtak import protocol as p
-from adapters.playtak.engine_work import EngineWork, Work
+from adapters.playtak.bridge_thinking import Thinking
 from adapters.playtak.game_policy import ChatTemplate
 from adapters.playtak.game_starts import not_ours
 from adapters.playtak.live_game import (
     LiveGame,
-    describe_info,
-    play_server_move,
+    clamped_clocks,
     result_words,
     rules_game,
 )
 from adapters.playtak.notation import ServerMove
-from adapters.playtak.ponder_reply import expected_reply
 from adapters.playtak.record_shelf import RecordShelf
 from adapters.playtak.repeats import Repeats
 from adapters.playtak.seek_desk import SeekDesk
-from adapters.referee.adjudication import score_words
-from adapters.referee.records import info_comment
 from rules.game import GameError
 from tei.lines import printable
-from tei.seat import NewGame, SeatUnavailable
-
-log = logging.getLogger("playtak.bridge")
+from tei.seat import NewGame
 
 #: seconds after the login's end a game begun before it waits for `Your game is resumed`
 RESUME_WAIT = 10.0
@@ -55,28 +50,26 @@ RESUME_WAIT = 10.0
 AGAIN = "the next ones of this game are answered alike without a word"
 
 
-class BridgeState:
+class BridgeState(Thinking):
     """The bridge's decisions; `feed` one input, get the outputs (see the module)."""
 
     def __init__(self, settings: ev.BridgeSettings, rng: random.Random | None = None) -> None:
+        super().__init__(rng)
         self.settings = settings
-        self.rng = rng or random.Random()
+        self.out = ev.Outbox()
         self.name = ""
         self.live: LiveGame | None = None
         #: every finished game and the fate of its record
-        self.records = RecordShelf(settings.ptn_dir is not None)
+        self.records = RecordShelf(settings.ptn_dir is not None, out=self.out)
         self.done = False
         self.error: ev.BridgeError | None = None
         self._settled = False
-        self.lobby = SeekDesk(settings.seeks, settings.accept, settings.seek_rotate_seconds)
+        rotate = settings.seek_rotate_seconds
+        self.lobby = SeekDesk(settings.seeks, settings.accept, rotate, out=self.out)
         self._scores = settings.policy.watch()
-        self._unscored_noted = False
         self._ignored_starts = Repeats()
         self._settled_at = 0.0
         self._engine: ev.EngineReady | None = None
-        self._new_game: NewGame | None = None
-        self.work = EngineWork()
-        self._out: list[ev.Output] = []
         self._now = 0.0
         self._wall = datetime.min
 
@@ -127,8 +120,7 @@ class BridgeState:
                 self.records.failed(item)
             case _:
                 self._event(item)
-        out, self._out = self._out, []
-        return out
+        return self.out.take()
 
     def wake_at(self) -> float | None:
         """When the bridge must feed `ev.Tick` (the posted seek's turn is over, or the
@@ -157,9 +149,8 @@ class BridgeState:
 
     def close(self) -> list[ev.Output]:
         """On the way out: one more try at the records not written yet."""
-        self._out += self.records.retry()
-        out, self._out = self._out, []
-        return out
+        self.out.add(*self.records.retry())
+        return self.out.take()
 
     # ---- connection ----------------------------------------------------------------------
     def _connected(self, name: str) -> None:
@@ -167,14 +158,15 @@ class BridgeState:
         self._settled = False
         self.lobby.reconnected()
         if self.live is not None:
-            self.live.awaiting_replay = True
+            self.live.lost()
 
     def _on_settled(self) -> None:
         self._settled = True
         self._settled_at = self._now
         live = self.live
         if live is not None and live.awaiting_replay:
-            log.warning("game %d was not resumed by the server: it is over", live.start.game_id)
+            game_id = live.start.game_id
+            self.out.warning(f"game {game_id} was not resumed by the server: it is over")
             self._finish(live, "*")
         elif live is None:
             self._look_for_game()
@@ -183,8 +175,7 @@ class BridgeState:
         self._settled = False
         live = self.live
         if live is not None:
-            live.resuming = True
-            live.move_in_flight = None
+            live.lost()
             self._cancel_thinking()
 
     def _engine_ready(self, engine: ev.EngineReady) -> None:
@@ -206,7 +197,7 @@ class BridgeState:
     def _stop(self, error: ev.BridgeError | None = None) -> None:
         self.done = True
         self.error = self.error or error
-        self._out.append(ev.Done(error))
+        self.out.add(ev.Done(error))
 
     # ---- server events ---------------------------------------------------------------
     def _event(self, event: p.ServerEvent) -> None:
@@ -218,6 +209,8 @@ class BridgeState:
             case p.GameMove() if live and mine:
                 self._game_move(live, event.move)
             case p.GameTime() if live and mine:
+                for text in clamped_clocks(event.white_ms, event.black_ms):
+                    self.out.warning(text)
                 live.set_clocks(event.white_ms, event.black_ms, self._now, self._wall)
             case p.GameOver() if live and mine:
                 self._finish(live, event.result)
@@ -227,15 +220,13 @@ class BridgeState:
             case p.GameSignal() if live and mine:
                 self._signal(live, event.kind)
             case p.GameResumed() if live:
-                log.info("game %d resumed after %d moves", live.start.game_id, len(live.moves))
-                live.resuming = False
-                live.awaiting_replay = False
-                live.unconfirmed = False
+                self.out.info(f"game {live.start.game_id} resumed after {live.game.ply} moves")
+                live.resumed()
                 self._maybe_think()
             case p.Nok():
                 self._refused()
             case p.ErrorText():
-                self._out.append(ev.LogSent(logging.WARNING, f"server error: {event.text}"))
+                self.out.add(ev.LogSent(logging.WARNING, f"server error: {event.text}"))
             case p.SeekNew():
                 self.lobby.seen(event.seek)
                 if self.settings.accept is not None and self._settled and self.live is None:
@@ -245,11 +236,11 @@ class BridgeState:
             case p.Chat(kind="Tell"):
                 # words to us are logged, never obeyed: the bot takes no chat commands
                 who, text = printable(event.name), printable(event.text)
-                log.info("tell from %s (not a command; nothing done): %s", who, text)
+                self.out.info(f"tell from {who} (not a command; nothing done): {text}")
             case p.Chat():
-                log.debug("%s", printable(event.to_line()))
+                self.out.debug(printable(event.to_line()))
             case p.PlayerDisconnected() | p.PlayerReconnected() | p.Message():
-                log.info("%s", printable(event.to_line()))
+                self.out.info(printable(event.to_line()))
             case _:
                 pass
 
@@ -261,12 +252,12 @@ class BridgeState:
             return
         command = self.lobby.next_command(self.name, self._now, self._engine_refusal)
         if command is not None:
-            self._out.append(ev.Send(command))
+            self.out.add(ev.Send(command))
 
     def _rotate_seek(self) -> None:
         when = self.wake_at()
         if when is not None and self._now >= when:
-            self._out.append(ev.Send(self.lobby.post(self._now)))
+            self.out.add(ev.Send(self.lobby.post(self._now)))
 
     def _game_start(self, event: p.GameStart) -> None:
         live = self.live
@@ -283,102 +274,113 @@ class BridgeState:
             self._refuse_game(event, exc)
             return
         if live is not None:  # the same game (not_ours: no other), replayed by the server
+            self.out.info(f"game {event.game_id} is being replayed by the server")
             live.replayed(game)
+            self.out.add(ev.ShowGame(live, self.name))
             return
         inc = self.lobby.increment(event)
         self.lobby.game_started()
         self._scores = self.settings.policy.watch()
         late = not self._settled
+        for text in clamped_clocks((event.time or 0) * 1000):
+            self.out.warning(text)
+        self.out.info(
+            f"game {event.game_id}: {event.white} vs {event.black}, {event.size}x{event.size},"
+            f" {event.time}+{inc} s, komi {event.komi}, we are {event.color}"
+        )
         self.live = live = LiveGame.begin(event, inc, game, self._now, self._wall, late)
+        self.out.add(ev.ShowGame(live, self.name))
         self._new_game = self._engine_game(event)
         if self.settings.greeting is not None and not late:
             self._tell(live, self.settings.greeting)
-        if not live.our_turn and not live.resuming:
-            self._out.append(ev.WarmUp(self._new_game))
+        if not live.our_turn and not live.replaying:
+            self.out.add(ev.WarmUp(self._new_game))
         self._maybe_think()
 
     def _ignore_start(self, event: p.GameStart, why: str) -> None:
         """A `Game Start` that cannot be ours: not played, recorded nor counted; said once
         per game (and for a bounded number of games)."""
         if self._ignored_starts.first(str(event.game_id)):
-            log.warning(
-                "a start of game %d ignored (it cannot be ours: %s)", event.game_id, printable(why)
-            )
+            game_id, why = event.game_id, printable(why)
+            self.out.warning(f"a start of game {game_id} ignored (it cannot be ours: {why})")
 
     def _refuse_game(self, event: p.GameStart, why: GameError) -> None:
         """A game the rules cannot set up (a size of 0 or 100, a bad piece count): resign
         it at once, record nothing, and look for the next game."""
-        log.error("game %d cannot be played (%s): resigning", event.game_id, why)
-        self._out.append(ev.Send(p.GameAction(event.game_id, "Resign")))
+        self.out.error(f"game {event.game_id} cannot be played ({why}): resigning")
+        self.out.add(ev.Send(p.GameAction(event.game_id, "Resign")))
         self.lobby.game_started()
         if self._settled:
             self._look_for_game()
 
     def _tell(self, live: LiveGame, template: ChatTemplate) -> None:
         opponent = live.opponent
-        self._out.append(ev.Send(p.Say(template.fill(self.name, opponent), to=opponent)))
+        self.out.add(ev.Send(p.Say(template.fill(self.name, opponent), to=opponent)))
 
     def _engine_game(self, start: p.GameStart) -> NewGame:
         """The engine's new game for a server game (without komi when it has none)."""
         rules = {"size": str(start.size), "halfkomi": str(start.komi)}
         why = self._engine_refusal(start.size, start.komi)
         if why and start.komi:
-            log.warning("the engine cannot play komi %d (%s): playing without", start.komi, why)
+            self.out.warning(f"the engine cannot play komi {start.komi} ({why}): playing without")
             del rules["halfkomi"]
         return NewGame("tak", rules, key=start.game_id)
 
     def _game_move(self, live: LiveGame, move: ServerMove) -> None:
+        game_id = live.start.game_id
         try:
-            action = play_server_move(live.game, move)
+            action = live.server_played(move)
         except GameError as exc:
-            log.error("server move %r does not fit our game (%s): resigning", str(move), exc)
+            self.out.error(f"server move {str(move)!r} does not fit our game ({exc}): resigning")
             self._resign(live)
             return
-        live.played(move.to_text())
         ptn = live.game.format_action(action)
-        if live.resuming:
-            log.debug("game %d: replayed %s", live.start.game_id, ptn)
+        if live.replaying:
+            self.out.debug(f"game {game_id}: replayed {ptn}")
         else:
-            log.info("game %d: %s plays %s", live.start.game_id, live.opponent, ptn)
-        live.rejected.clear()
+            self.out.info(f"game {game_id}: {live.opponent} plays {ptn}")
+        self.out.add(ev.ShowMove(live, (live.game.ply - 1) % 2))
         work = self.work.current
         if work is not None and work.pondering and not work.cancelled:
-            hit = "a ponder hit" if work.expected == live.moves[-1] else "a ponder miss"
-            log.info(
-                "game %d: their reply %s (%s: %s was expected): ponder stopped",
-                *(live.start.game_id, live.moves[-1], hit, work.expected),
+            text = move.to_text()
+            hit = "a ponder hit" if work.expected == text else "a ponder miss"
+            self.out.info(
+                f"game {game_id}: their reply {text} ({hit}: {work.expected} was expected):"
+                " ponder stopped"
             )
         self._maybe_think()
 
     def _signal(self, live: LiveGame, kind: str) -> None:
         game_id = live.start.game_id
         if kind == "OfferDraw":
-            if self._scores.takes_draw(len(live.game.history)):
-                log.info("game %d: draw offered: accepting", game_id)
-                self._out.append(ev.Send(p.GameAction(game_id, "OfferDraw")))
+            if self._scores.takes_draw(live.game.ply):
+                self.out.info(f"game {game_id}: draw offered: accepting")
+                self.out.add(ev.Send(p.GameAction(game_id, "OfferDraw")))
             elif live.said.first("declined draw"):
-                log.info("game %d: draw offered: declined (ignored; %s)", game_id, AGAIN)
+                self.out.info(f"game {game_id}: draw offered: declined (ignored; {AGAIN})")
         elif kind == "RequestUndo":
             if self.settings.policy.accept_undo:
-                log.info("game %d: undo requested: accepting", game_id)
-                self._out.append(ev.Send(p.GameAction(game_id, "RequestUndo")))
+                self.out.info(f"game {game_id}: undo requested: accepting")
+                self.out.add(ev.Send(p.GameAction(game_id, "RequestUndo")))
             elif live.said.first("refused undo"):
-                log.info("game %d: undo requested: refused (ignored; %s)", game_id, AGAIN)
-        elif kind == "Undo" and live.moves:
+                self.out.info(f"game {game_id}: undo requested: refused (ignored; {AGAIN})")
+        elif kind == "Undo" and live.game.ply:
             self._cancel_thinking()
             live.take_back()
+            self.out.add(ev.ShowGame(live, self.name))
             self._maybe_think()
 
     def _refused(self) -> None:
         live = self.live
-        if live is not None and live.move_in_flight is not None:
+        if live is not None and live.move_sent is not None:
             move = live.refused()
-            self._out.append(ev.LogSent(logging.ERROR, f"the server refused our move {move!r}"))
+            self.out.add(ev.LogSent(logging.ERROR, f"the server refused our move {move!r}"))
+            self.out.add(ev.ShowGame(live, self.name))
             self._maybe_think()
         elif self.lobby.refused():
             self._look_for_game()
         else:
-            self._out.append(ev.LogSent(logging.WARNING, "the server said NOK"))
+            self.out.add(ev.LogSent(logging.WARNING, "the server said NOK"))
 
     # ---- finished games ----------------------------------------------------------------
     def _finish(self, live: LiveGame, result: str, goodbye: bool = True) -> None:
@@ -387,158 +389,14 @@ class BridgeState:
         if self.settings.goodbye is not None and goodbye and result != "*":
             self._tell(live, self.settings.goodbye)
         self.live = None
-        self._out += self.records.finish(live, result)
-        log.info(
-            "game %d over: %s after %d plies (%d finished)",
-            *(live.start.game_id, result_words(result, live.seat), len(live.moves)),
-            len(self.finished),
+        self.out.add(*self.records.finish(live, result))
+        self.out.add(ev.ShowEnd(live, result))
+        words = result_words(result, live.seat)
+        self.out.info(
+            f"game {live.start.game_id} over: {words} after {live.game.ply} plies"
+            f" ({len(self.finished)} finished)"
         )
         if self.settings.games is not None and len(self.finished) >= self.settings.games:
             self._stop()
         elif self._settled:
             self._look_for_game()
-
-    # ---- thinking ----------------------------------------------------------------------
-    def _cancel_thinking(self) -> None:
-        self._out += self.work.cancel()
-
-    def _maybe_think(self) -> None:
-        live = self.live
-        work = self.work.current
-        if work is not None and work.pondering and live is not None:
-            if live.our_turn or live is not work.live:
-                self._cancel_thinking()  # pondering is over; its ev.EngineIdle calls us again
-            return
-        if (
-            live is None
-            or work is not None
-            or live.resigned
-            or self.done
-            or live.resuming
-            or live.move_in_flight is not None
-            or not live.our_turn
-        ):
-            return
-        if live.failures >= self.settings.max_engine_failures:
-            log.error("game %d: too many engine failures, resigning", live.start.game_id)
-            self._resign(live)
-            return
-        new = self._new_game or self._engine_game(live.start)
-        self._out.append(ev.Think(self.work.start(live), new))
-
-    def wanted(self, ticket: int) -> bool:
-        """The work of `ticket` is still wanted (not cancelled, its game still on)."""
-        return self.work.wanted(ticket, self.live)
-
-    def plan(self, ticket: int, now: float) -> ev.MovePlan | None:
-        """The position, limits, deadline and grace of the move `ticket` asks for, at
-        `now`; None when that work was cancelled meanwhile."""
-        work = self.work.of(ticket)
-        if work is None or not self.wanted(ticket):
-            return None
-        work.plies = len(work.live.game.history)
-        return ev.move_plan(work.live, now, self.settings)
-
-    def _current(self, ticket: int) -> Work | None:
-        """The work of `ticket` (now over) when its game still wants its outcome."""
-        work = self.work.end(ticket)
-        if work is None:
-            return None
-        if work.cancelled or work.live is not self.live:
-            self._maybe_think()
-            return None
-        return work
-
-    def _answered(self, item: ev.EngineAnswered) -> None:
-        work = self._current(item.ticket)
-        if work is None:
-            return
-        live = work.live
-        if work.plies != len(live.game.history):  # the game moved on while we thought
-            self._maybe_think()
-            return
-        action = item.action
-        move = ServerMove.from_move(action).to_text()
-        if move in live.rejected:
-            action, move = live.unrefused_move(self.rng)
-            if action is None:
-                self._resign(live)
-                return
-        live.game.play(action)
-        live.played(move, info_comment(item.info, item.elapsed))
-        live.move_in_flight = move
-        ptn = live.game.format_action(live.game.history[-1])
-        log.info("game %d: we play %s%s", live.start.game_id, ptn, describe_info(item.info))
-        self._out.append(ev.Send(p.PlayMove(live.start.game_id, move)))
-        self._judge_score(live, item.info)
-        if action is item.action:
-            self._ponder(live, (item.info, *reversed(item.infos)))
-
-    def _ponder(self, live: LiveGame, infos: Sequence[Any]) -> None:
-        """With `ponder`, search on the opponent's time on the reply our engine expects:
-        the second move of the first pv among `infos` (newest first) that begins with the
-        move just played; none expected: no ponder."""
-        if not self.settings.ponder or self.done or live.resigned or live.game.result is not None:
-            return
-        found = expected_reply(live.game, infos)
-        if found is None:
-            log.debug("game %d: not pondering: no expected reply in a pv", live.start.game_id)
-            return
-        game, expected = found
-        log.info("game %d: pondering on %s", live.start.game_id, expected)
-        new = self._new_game or self._engine_game(live.start)
-        self._out.append(ev.Ponder(self.work.start(live, expected=expected), new, game))
-
-    def _judge_score(self, live: LiveGame, info: Any) -> None:
-        """Resign, offer or withdraw a draw by the score of the move just played."""
-        policy = self.settings.policy
-        if (policy.resign is None and policy.draw is None) or live.game.result is not None:
-            return
-        game_id = live.start.game_id
-        score = score_words(getattr(info, "score", None))
-        action = self._scores.after_our_move(score, len(live.game.history))
-        if not self._scores.scored and not self._unscored_noted:
-            self._unscored_noted = True
-            log.warning("the engine reports no scores: --resign and --draw never act on it")
-        if action == "resign":
-            log.info("game %d: resigning (%s)", game_id, policy.resign)
-            self._resign(live)
-        elif action == "offer draw":
-            log.info("game %d: offering a draw (%s)", game_id, policy.draw)
-            self._out.append(ev.Send(p.GameAction(game_id, "OfferDraw")))
-        elif action == "withdraw draw":
-            log.info("game %d: withdrawing our draw offer (the score left the band)", game_id)
-            self._out.append(ev.Send(p.GameAction(game_id, "RemoveDraw")))
-
-    def _failed(self, item: ev.EngineFailed) -> None:
-        work = self.work.of(item.ticket)
-        if work is not None and work.pondering:
-            work.cancelled = False  # a ponder that did not stop: restart the engine all the same
-        work = self._current(item.ticket)
-        if work is None:
-            return
-        live, fault = work.live, item.fault
-        game_id = live.start.game_id
-        if not work.restart:
-            if not work.pondering:  # a failed ponder search costs no move
-                live.failures += 1
-            log.error("game %d: engine failure: %s", game_id, fault)
-        if isinstance(fault, SeatUnavailable):
-            self._give_up(live, fault)
-        elif live.clock_ms(self._now)[0] < self.settings.min_restart_ms:
-            log.error("game %d: no time to restart the engine, resigning", game_id)
-            self._resign(live)
-        else:
-            self._out.append(ev.Restart(self.work.start(live, restart=True)))
-
-    def _resign(self, live: LiveGame) -> None:
-        """Resign once (the thinking stops until the server ends the game)."""
-        if not live.resigned:
-            live.resigned = True
-            self._out.append(ev.Send(p.GameAction(live.start.game_id, "Resign")))
-
-    def _give_up(self, live: LiveGame, exc: BaseException) -> None:
-        """The engine cannot be started again: resign and stop the bridge."""
-        log.error("game %d: %s; resigning and stopping", live.start.game_id, exc)
-        self._resign(live)
-        self._stop(ev.BridgeError(f"the engine is gone: {exc}"))

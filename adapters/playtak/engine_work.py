@@ -18,7 +18,7 @@ from adapters.playtak.live_game import LiveGame
 class Work:
     """The engine work running: its ticket, game, kind, and whether it was cancelled
     (`expected`: a ponder search, on this reply of the opponent in server notation;
-    `plies`: the game's length when its move was planned)."""
+    `plies`: the game's length when its move was asked for)."""
 
     ticket: int
     live: LiveGame
@@ -39,10 +39,16 @@ class EngineWork:
     current: Work | None = None
     _tickets: int = 0
 
-    def start(self, live: LiveGame, restart: bool = False, expected: str | None = None) -> int:
+    def start(
+        self,
+        live: LiveGame,
+        restart: bool = False,
+        expected: str | None = None,
+        plies: int | None = None,
+    ) -> int:
         """Start work for `live`; its ticket."""
         self._tickets += 1
-        self.current = Work(self._tickets, live, restart, expected=expected)
+        self.current = Work(self._tickets, live, restart, expected=expected, plies=plies)
         return self._tickets
 
     def cancel(self) -> list[CancelThinking]:

@@ -1,22 +1,24 @@
 """The playtak bot's games as live-view events (`tei playtak --live`).
 
-After each input of the bridge's state the bridge calls `observe`, which compares the
-state with what it saw last and publishes the difference as the referee's typed events
-(see adapters.stream.events): a game start (or a rebuilt game), each move, a game's
-end with its record, and a standings line of the bot's results in this run.
+A plain subscriber of the bridge's state: the bridge hands it every output of `feed`,
+and it publishes the live view's ones (`ShowGame`, `ShowMove`, `ShowEnd`) as the
+referee's typed events (see adapters.stream.events): a game start (or a rebuilt game),
+each move, a game's end with its record, and a standings line of the bot's results in
+this run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
+from adapters.playtak import bridge_events as ev
 from adapters.playtak.live_game import BLACK_WINS, WHITE_WINS, LiveGame, ptn_record
 from adapters.referee.report import standing_row
 from adapters.referee.stats import GameScore
 from adapters.referee.summary import player_line
 from adapters.stream.announce import engine_info, game_over, game_started, move_played
 from adapters.stream.events import Event, Standings
+from tei.protocol import Info
 
 
 class BridgeWatch:
@@ -29,39 +31,18 @@ class BridgeWatch:
         self.name = ""
         #: (our seat, result) of every game finished in this run
         self.results: list[tuple[int, str]] = []
-        self._live: LiveGame | None = None
-        self._game: Any = None
-        self._plies = 0
-        self._done = 0
 
-    def observe(
-        self,
-        live: LiveGame | None,
-        finished: Sequence[tuple[int, str, Any]],
-        name: str,
-        info: Any = None,
-    ) -> None:
-        """Publish what changed since the last call (`info`: the engine's last report,
-        when the input was its answer)."""
-        while len(finished) > self._done:
-            result = finished[self._done][1]
-            self._done += 1
-            if self._live is not None:
-                self.finished(self._live, result)
-                self._live = None
-        if live is None:
-            return
-        if live is not self._live or live.game is not self._game:
-            self._live, self._game, self._plies = live, live.game, live.game.ply
-            self.started(live, name)
-            return
-        ply = live.game.ply
-        if ply == self._plies + 1:
-            seat = (ply - 1) % 2
-            self.moved(live, seat, info if seat == live.seat else None)
-        elif ply != self._plies:  # a take-back or a refused move: draw the game again
-            self.started(live, name)
-        self._plies = ply
+    def __call__(self, output: ev.Output) -> None:
+        """Publish what an output of the bridge's state shows (the others are not ours)."""
+        match output:
+            case ev.ShowGame():
+                self.started(output.live, output.name)
+            case ev.ShowMove():
+                self.moved(output.live, output.seat, output.info)
+            case ev.ShowEnd():
+                self.finished(output.live, output.result)
+            case _:
+                pass
 
     def started(self, live: LiveGame, name: str = "") -> None:
         """A game starts (or is rebuilt: a replay after a reconnect) for the bot `name`."""
@@ -78,7 +59,9 @@ class BridgeWatch:
         if not self.results:
             self._standings()
 
-    def moved(self, live: LiveGame, seat: int, info: Any = None, elapsed_ms: float = 0.0) -> None:
+    def moved(
+        self, live: LiveGame, seat: int, info: Info | None = None, elapsed_ms: float = 0.0
+    ) -> None:
         """After a move of `seat` (with our engine's last info when it was ours)."""
         game_id = live.start.game_id
         if info is not None:

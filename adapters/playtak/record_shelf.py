@@ -8,15 +8,12 @@ no finished game is lost to a full disk or a missing folder.
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 import attrs
 
-from adapters.playtak.bridge_events import RecordFailed, RecordWritten, WriteRecord
+from adapters.playtak.bridge_events import Outbox, RecordFailed, RecordWritten, WriteRecord
 from adapters.playtak.live_game import LiveGame
-
-log = logging.getLogger("playtak.bridge")
 
 
 @attrs.define
@@ -29,6 +26,8 @@ class RecordShelf:
     #: finished games whose record could not be written yet
     unwritten: list[tuple[LiveGame, str]] = attrs.field(factory=list)
     _writing: dict[int, tuple[LiveGame, str]] = attrs.field(factory=dict)
+    #: where its log lines go (the state's outbox)
+    out: Outbox = attrs.field(factory=Outbox)
 
     def finish(self, live: LiveGame, result: str) -> list[WriteRecord]:
         """A game is over: list it, and ask for its record (and any still waiting)."""
@@ -55,10 +54,9 @@ class RecordShelf:
                 self.finished[i] = (game_id, result, item.path)
 
     def failed(self, item: RecordFailed) -> None:
-        log.error(
-            "cannot write the record of game %d (kept, retried after the next game): %s",
-            item.game_id,
-            item.error,
+        self.out.error(
+            f"cannot write the record of game {item.game_id} (kept, retried after the next"
+            f" game): {item.error}"
         )
         kept = self._writing.pop(item.game_id, None)
         if kept is not None:

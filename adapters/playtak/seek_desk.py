@@ -9,15 +9,13 @@ game starts or the connection is new.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 
 import attrs
 
 from adapters.playtak import protocol as p
+from adapters.playtak.bridge_events import Outbox
 from adapters.playtak.seek_filter import SeekFilter
-
-log = logging.getLogger("playtak.bridge")
 
 #: why our engine cannot play a size and komi (None: it can, or not known yet)
 EngineRefusal = Callable[[int, int], "str | None"]
@@ -40,6 +38,8 @@ class SeekDesk:
     posted_at: float = 0.0
     next_seek: int = 0
     refusals_logged: set[int] = attrs.field(factory=set)
+    #: where its log lines go (the state's outbox)
+    out: Outbox = attrs.field(factory=Outbox)
 
     def reconnected(self) -> None:
         """A new connection: the server dropped our seek and our acceptance."""
@@ -62,7 +62,7 @@ class SeekDesk:
         waiting on one, so the next game is looked for again."""
         if self.pending is None:
             return False
-        log.info("seek %d is gone", self.pending.no)
+        self.out.info(f"seek {self.pending.no} is gone")
         self.open.pop(self.pending.no, None)
         self.pending = None
         return True
@@ -76,7 +76,7 @@ class SeekDesk:
             return None
         seek = self._best(name, refusal)
         if seek is not None:
-            log.info("accepting seek %d of %s", seek.no, seek.name)
+            self.out.info(f"accepting seek {seek.no} of {seek.name}")
             self.pending = self.accepted = seek
             return p.Accept(seek.no)
         if self.posted is None and self.seeks:
@@ -95,7 +95,7 @@ class SeekDesk:
                 acceptable.append(seek)
             elif seek.no not in self.refusals_logged and seek.name != name:
                 self.refusals_logged.add(seek.no)
-                log.info("not accepting seek %d of %s: %s", seek.no, seek.name, why)
+                self.out.info(f"not accepting seek {seek.no} of {seek.name}: {why}")
         return self.accept.best(acceptable, name)
 
     def post(self, now: float) -> p.Seek:
@@ -103,7 +103,7 @@ class SeekDesk:
         self.posted = seek = self.seeks[self.next_seek % len(self.seeks)]
         self.next_seek += 1
         self.posted_at = now
-        log.info("seeking: %s", seek.to_line())
+        self.out.info(f"seeking: {seek.to_line()}")
         return seek
 
     def wake_at(self, waiting: bool) -> float | None:

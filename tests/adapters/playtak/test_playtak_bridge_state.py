@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 
 from adapters.playtak import bridge_events as ev
 from adapters.playtak import protocol as p
+from adapters.playtak.bridge import write_log
 from adapters.playtak.bridge_state import BridgeState
 from adapters.playtak.game_policy import ChatTemplate, ScorePolicy
 from adapters.playtak.seek_filter import SeekFilter
@@ -28,6 +30,10 @@ ALICE_ONLY = SeekFilter(allow=frozenset({"alice"}))
 CRASH = SeatFault("flaky", FaultKind.CRASHED, True, EOFError("gone"))
 
 
+#: what a state says (written to the log by `write_log`) and what it shows the live view
+TOLD = (ev.ShowGame, ev.ShowMove, ev.ShowEnd)
+
+
 class Script:
     """A state fed with lines and inputs at a time the test moves on by hand."""
 
@@ -37,13 +43,26 @@ class Script:
         self.state = BridgeState(ev.BridgeSettings(**settings), rng=random.Random(7))
         self.now = 1000.0
         self.wall = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
+        #: the live view's outputs, in order, each handed to `watch` as it comes
+        self.shown: list[ev.Output] = []
+        self.watch: Callable[[ev.Output], None] | None = None
         self.feed(ev.EngineReady(HALFKOMI if options is None else options))
 
     def feed(self, *items: ev.Input | str) -> list[ev.Output]:
+        """The outputs of `items` but the log lines (written to the log, as the bridge
+        does) and the live view's (kept in `shown`)."""
         out: list[ev.Output] = []
         for item in items:
             event = p.parse_server_line(item) if isinstance(item, str) else item
-            out += self.state.feed(event, self.now, self.wall)
+            for output in self.state.feed(event, self.now, self.wall):
+                if isinstance(output, TOLD):
+                    self.shown.append(output)
+                    if self.watch is not None:
+                        self.watch(output)
+                elif isinstance(output, ev.Log) and not isinstance(output, ev.LogSent):
+                    write_log(output)
+                else:
+                    out.append(output)
         return out
 
     def later(self, seconds: float) -> None:
