@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from engines.procs import tei
 
-from adapters.referee.cli import configure, merged_settings
-from adapters.referee.cli_options import option_table, settings_of
 from adapters.referee.config import build_config
 from tei.cli import main
+from tei.cli.match import configure, merged_settings
+from tei.cli.match_options import option_table, settings_of
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

@@ -14,9 +14,9 @@ import pytest
 import trio
 from engines.procs import alive, fake, mentioning
 
-from adapters.playtak.cli import site_name
 from rules.tak.ptn import PtnGame
 from tei.cli import main
+from tei.cli.playtak import site_name
 from tei.lines import LineSplitter
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 from tests.playtak_support.lines import LineClient

@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 import trio
 
-from adapters.playtak.cli import configure
-from adapters.playtak.cli_options import option_table
 from rules.tak.ptn import PtnGame
 from tei.cli import main
 from tei.cli.config import MASK, read_toml, toml_value
 from tei.cli.keys import NOT_SETTINGS, OptionTable
+from tei.cli.playtak import configure
+from tei.cli.playtak_options import option_table
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 
 TEI = [sys.executable, "-m", "tei", "playtak"]
@@ -345,8 +345,8 @@ def test_the_config_files_shown_in_the_docs_are_valid() -> None:
 
 def named(tmp_path: Path, *argv: str) -> argparse.Namespace:
     """The arguments of `tei playtak ARGV` with the --engine-conf engine resolved."""
-    from adapters.playtak.cli import with_named_engine
     from tei.cli.config import settings
+    from tei.cli.playtak import with_named_engine
 
     args = playtak_parser().parse_args(list(argv))
     merged = settings(args, option_table())
@@ -372,7 +372,7 @@ def test_engine_conf_gives_the_command_name_options_and_folder(tmp_path: Path) -
     engines.write_text(NAMED)
     args = named(tmp_path, "--engines", str(engines), "--engine-conf", "mine",
                  "--engine-option", "Hash=128")  # fmt: skip
-    from adapters.playtak.cli import _engine_argv, _engine_settings
+    from tei.cli.playtak import _engine_argv, _engine_settings
 
     assert _engine_argv(args) == ["./my-engine", "--threads", "2", "--quiet"]
     assert args.engine_name == "Mine" and args.engine_dir == str(tmp_path / "engines")
@@ -430,7 +430,7 @@ def test_engine_conf_in_the_config_file_is_blamed_on_its_line(
      (["--log-level", "debug"], logging.DEBUG), (["-v", "--log-level", "warning"], logging.DEBUG)],
 )  # fmt: skip
 def test_log_level_sets_the_least_important_messages_logged(argv: list[str], level: int) -> None:
-    from adapters.playtak.cli import _logging
+    from tei.cli.playtak import _logging
 
     args = playtak_parser().parse_args(argv)
     args = named_defaults(args)

@@ -2,31 +2,22 @@
 repeatable NAME=VALUE options, the engine command after `--`, and usage errors.
 
 Every subcommand reads the rules options the same way: `game_options` gathers them from
-the flags, `check_game_options` validates them against the game's option specs (the
-one validation, also used by `tei match` for its config files and state).
+the flags, `tei.game_rules.check_game_options` validates them against the game's option
+specs (the one validation, also used by `tei match` for its config files and state).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
 from typing import Any, NoReturn
 
-from rules.game import Game, GameError, OptionError
+from adapters.web.options import DEFAULT_MAX_WATCHERS
+from rules.game import Game, GameError
 from rules.registry import GAME_NAMES, game_class
 from tei.cli.keys import Container, Parser
-from tei.errors import TeiError
-
-#: rules option -> the flag that sets it (for "drop --komi" hints)
-FLAGS = {
-    "size": "--size",
-    "komi": "--komi",
-    "halfkomi": "--komi",
-    "players": "--players",
-    "teams": "--teams",
-    "shortgame": "--short-game",
-}
+from tei.game_rules import check_game_options
+from tei.values import UsageError, int_in, split_pair
 
 
 def set_epilog(parser: argparse.ArgumentParser, text: str) -> None:
@@ -61,10 +52,6 @@ def add_game_options(parser: Parser) -> None:
     )
 
 
-class UsageError(TeiError, ValueError):
-    """A bad command-line value; the message names the flag and the value."""
-
-
 def usage_error(command: str | None, message: object) -> int:
     """`tei COMMAND: message` on stderr; returns 2, the exit status of a usage error."""
     print(f"tei {command}: {message}" if command else f"tei: {message}", file=sys.stderr)
@@ -84,17 +71,6 @@ def add_pairs_option(
 ) -> None:
     """A repeatable `flag NAME=VALUE` option (a list of the words given; see `split_pair`)."""
     parser.add_argument(flag, action="append", default=[], metavar=metavar, help=help)
-
-
-def split_pair(
-    item: str, flag: str, form: str = "NAME=VALUE", separator: str = "="
-) -> tuple[str, str]:
-    """`NAME=VALUE` as its two parts, stripped; UsageError (`--option 'x' is not
-    NAME=VALUE`) when the separator or the name is missing."""
-    name, sep, value = item.partition(separator)
-    if not sep or not name.strip():
-        raise UsageError(f"{flag} {item!r} is not {form}")
-    return name.strip(), value.strip()
 
 
 def add_engine_command(parser: argparse.ArgumentParser, metavar: str, help: str) -> None:
@@ -123,36 +99,6 @@ def game_at(args: argparse.Namespace, position: str) -> Game[Any]:
     game = cls.from_position_string(position, options) if position else cls.new(options)
     game.play_all(args.moves.split())
     return game
-
-
-def check_game_options(game: str, rules: Mapping[str, Any]) -> dict[str, str]:
-    """`rules` validated and normalised for `game` (see `Game.validate_options`).
-
-    GameError names the bad option; one that belongs to other games says so and which
-    flag to drop (`komi is a Tak rule; trike has none (drop --komi)`).
-    """
-    cls = game_class(game)
-    try:
-        checked = cls.validate_options(rules)
-        cls.new(checked)  # what only a game can check (e.g. Traxit's list of tiles)
-        return checked
-    except OptionError as exc:
-        key = exc.option.strip().lower()
-        if key in {spec.name for spec in cls.option_specs()}:
-            raise
-        owners = [
-            name.capitalize()
-            for name in GAME_NAMES
-            if name != cls.name and key in {s.name for s in game_class(name).option_specs()}
-        ]
-        if not owners:
-            raise
-        flag = FLAGS.get(key, f"--rule {key}=...")
-        raise OptionError(
-            f"{key} is a {' and '.join(owners)} rule; {cls.name} has none (drop {flag})",
-            exc.option,
-            exc.value,
-        ) from None
 
 
 def checked_game_options(args: argparse.Namespace) -> dict[str, str]:
@@ -184,3 +130,49 @@ def game_options(args: argparse.Namespace) -> dict[str, str]:
             _usage_error(str(exc), getattr(args, "command", None))
         options[key.lower()] = value
     return options
+
+
+def add_count(
+    group: Container,
+    flag: str,
+    low: int,
+    help: str,
+    *,
+    default: int | None = None,
+    metavar: str = "N",
+) -> None:
+    """Declare an integer option of at least `low`: a smaller value or a word is a usage
+    error that names the option and the bound (`tei.values.int_in`)."""
+    group.add_argument(flag, type=int_in(low), default=default, metavar=metavar, help=help)
+
+
+def add_live_options(parser: Parser, what: str) -> None:
+    """The live view's options (`tei match`, `tei playtak`) in their own group: `--live
+    [HOST:]PORT`, `--live-public`, `--live-max-watchers` (read by
+    adapters.web.options.live_address); `what` says what the page shows."""
+    group = parser.add_argument_group("live view")
+    group.add_argument(
+        "--live",
+        metavar="[HOST:]PORT",
+        help=f"serve a live web view of {what} on this address (host default 127.0.0.1,"
+        " port 0 picks a free one); read-only and unauthenticated (docs/live.md)",
+    )
+    group.add_argument(
+        "--live-public",
+        action="store_true",
+        help="allow --live on a non-loopback address (anyone who reaches it can watch)",
+    )
+    group.add_argument(
+        "--live-max-watchers",
+        type=_watchers,
+        default=DEFAULT_MAX_WATCHERS,
+        metavar="N",
+        help=f"watchers served at once (default {DEFAULT_MAX_WATCHERS}); more are answered"
+        " 503 (busy)",
+    )
+
+
+def _watchers(text: str) -> int:
+    if not text.strip().isdigit() or not 1 <= int(text) <= 10000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of watchers (1-10000)")
+    return int(text)

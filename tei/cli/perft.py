@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from rules.game import GameError
 from rules.registry import game_class
-from tei.cli.numbers import int_in
 from tei.cli.options import add_game_options, add_moves_option, game_at, usage_error
+from tei.values import int_in
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

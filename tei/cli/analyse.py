@@ -17,14 +17,14 @@ from adapters.analyse.review import review, summary_line, wanted
 from adapters.analyse.runner import Job, analyse_positions
 from adapters.analyse.state import AnalyseState, StateWriter, read_state
 from adapters.analyse.writer import annotate, spans_notes
-from adapters.referee.cli_options import resolve_named
 from adapters.referee.config import MAX_CONCURRENCY, engine_spec, parse_engine_words
 from adapters.referee.engines import EngineSpec, MatchError, probe_engines
 from tei.cli.config import ConfigError
 from tei.cli.engines import read_engines
-from tei.cli.numbers import POSITIVE_SECONDS, int_in
+from tei.cli.match_options import resolve_named
 from tei.cli.options import add_game_options, checked_game_options, set_epilog, usage_error
 from tei.driver import Limits
+from tei.values import POSITIVE_SECONDS, int_in
 
 EPILOG = """\
 --engine takes the keys of `tei match --engine` (cmd=, bot=, name=, dir=, arg=,

@@ -11,19 +11,17 @@ from typing import BinaryIO, TextIO
 from bots.registry import bot_names, default_bot
 from rules.registry import GAME_NAMES
 from tei.cli import build_line
-from tei.cli.numbers import POSITIVE_SECONDS
 from tei.cli.options import (
-    UsageError,
     add_game_options,
     add_pairs_option,
     checked_game_options,
     set_epilog,
-    split_pair,
     usage_error,
 )
 from tei.errors import OptionValueError
 from tei.host.loop import serve
 from tei.host.state import HostConfig, HostSetupError, HostState
+from tei.values import POSITIVE_SECONDS, UsageError, split_pair
 
 EPILOG = """\
 The engine speaks legacy TEI (what Tiltak, Taktician and racetrack speak) and accepts

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 import trio
 
 from rules.registry import game_class
-from tei.check_probe import CheckFailed, Probe, is_bestmove, played_out, second_seat_game
+from tei.check.probe import CheckFailed, Probe, is_bestmove, played_out, second_seat_game
 from tei.driver import Engine
 from tei.game_rules import takes_komi
 from tei.protocol import OptionDecl, ProtocolError, ReadyOk, parse_engine_line

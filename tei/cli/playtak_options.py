@@ -20,13 +20,10 @@ from adapters.playtak.session import (
 from adapters.playtak.transport import (
     DEFAULT_SERVER,
 )
-from adapters.web.options import (
-    add_live_options,
-)
 from tei.cli.config import Command, finish
 from tei.cli.keys import Declared, OptionTable, Parser
-from tei.cli.numbers import POSITIVE_SECONDS, add_count, float_in
-from tei.cli.options import add_pairs_option
+from tei.cli.options import add_count, add_live_options, add_pairs_option
+from tei.values import POSITIVE_SECONDS, float_in
 
 EPILOG = """\
 examples:

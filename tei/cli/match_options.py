@@ -19,12 +19,11 @@ from adapters.referee.config import (
 )
 from adapters.referee.engines import MatchError
 from adapters.referee.schedule import TOURNAMENTS
-from adapters.web.options import add_live_options
 from bots.registry import bot_names
 from tei.cli.config import Command, Settings, finish
 from tei.cli.engines import EngineFile, read_engines
 from tei.cli.keys import Container, Declared, OptionTable, Parser
-from tei.cli.options import add_game_options, game_options
+from tei.cli.options import add_game_options, add_live_options, game_options
 
 EPILOG = """\
 engine keys (for --engine and --each):

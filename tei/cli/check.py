@@ -10,7 +10,6 @@ from typing import TextIO
 import trio
 
 from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine, check_names
-from tei.cli.numbers import POSITIVE_SECONDS
 from tei.cli.options import (
     add_engine_command,
     add_game_options,
@@ -22,6 +21,7 @@ from tei.cli.options import (
 from tei.closed_output import silence
 from tei.lines import printable
 from tei.transcript import Transcript
+from tei.values import POSITIVE_SECONDS
 
 EPILOG = """\
 Put the engine command after '--' so that its own options are not read as ours.

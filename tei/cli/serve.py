@@ -11,21 +11,21 @@ import trio
 
 from adapters.web.tei_origins import OriginPatternError, OriginPolicy
 from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
-from tei.cli.numbers import PORT, SECONDS, add_count
+from tei.cli.engine import host_config, set_options
 from tei.cli.options import (
+    add_count,
     add_engine_command,
     add_game_options,
     add_pairs_option,
     engine_command,
     game_options,
     set_epilog,
-    split_pair,
     usage_error,
 )
-from tei.host.cli import host_config, set_options
 from tei.host.state import HostState
 from tei.lines import SafeFormatter
 from tei.transcript import Transcript
+from tei.values import PORT, SECONDS, split_pair
 
 log = logging.getLogger("tei.serve")
 
