@@ -21,9 +21,10 @@ import trio
 from rules.tak.ptn import PtnGame
 from tei.cli import main
 from tei.cli.config import MASK, read_toml, toml_value
+from tei.cli.fields import flags
 from tei.cli.keys import NOT_SETTINGS, OptionTable
 from tei.cli.playtak import configure
-from tei.cli.playtak_options import option_table
+from tei.cli.playtak_options import SETTINGS, option_table
 from tests.playtak_support.guard import loopback_only  # noqa: F401
 
 TEI = [sys.executable, "-m", "tei", "playtak"]
@@ -44,15 +45,12 @@ def playtak_table() -> OptionTable:
 
 
 def test_every_option_of_tei_playtak_is_a_config_key() -> None:
-    parser = playtak_parser()
-    longs = {
-        flag[2:]
-        for action in parser._actions
-        for flag in action.option_strings[:2]
-        if flag.startswith("--")
-    }
+    dests = set(vars(playtak_parser().parse_args([])))  # every option of the parser
     keys = {option.key for option in playtak_table().options}
-    assert keys == longs - set(NOT_SETTINGS)
+    assert {option.dest for option in playtak_table().options} == dests - {
+        key.replace("-", "_") for key in NOT_SETTINGS
+    }
+    assert keys == {flag.key for cls in SETTINGS for _, flag in flags(cls)}
     assert {"seek", "engine-option", "password", "log-max-bytes", "verbose"} <= keys
     secret = {option.key for option in playtak_table().options if option.secret}
     assert secret == {"password", "guest-token"}
@@ -80,9 +78,9 @@ def test_the_example_file_is_valid_and_shows_every_key_with_its_default() -> Non
 
 
 def test_each_default_is_stated_by_its_help_as_the_parser_has_it() -> None:
-    """The parser is the one source of defaults (the example file is checked above);
-    the help, written by hand, must agree with it."""
-    helps = {action.dest: action.help or "" for action in playtak_parser()._actions}
+    """The settings classes are the one source of defaults (the example file is checked
+    above); the help, written by hand, must agree with them."""
+    helps = {field.name: flag.help for cls in SETTINGS for field, flag in flags(cls)}
     for option in playtak_table().options:
         if option.default in (None, False, []):
             continue

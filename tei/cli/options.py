@@ -1,22 +1,26 @@
 """Command-line pieces shared by subcommands: which game and its rules options, the
 repeatable NAME=VALUE options, the engine command after `--`, and usage errors.
 
-Every subcommand reads the rules options the same way: `game_options` gathers them from
-the flags, `tei.game_rules.check_game_options` validates them against the game's option
-specs (the one validation, also used by `tei match` for its config files and state).
+Every subcommand reads the rules options the same way: `GameOptions` declares them and
+gathers them from the flags, `tei.game_rules.check_game_options` validates them against
+the game's option specs (the one validation, also used by `tei match` for its config
+files and state).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
+
+import attrs
 
 from adapters.web.options import DEFAULT_MAX_WATCHERS
 from rules.game import Game, GameError
 from rules.registry import GAME_NAMES, game_class
+from tei.cli.fields import add_fields, flags, of, option
 from tei.cli.keys import Container, Parser
-from tei.game_rules import check_game_options
+from tei.game_rules import FLAGS, check_game_options
 from tei.values import UsageError, int_in, split_pair
 
 
@@ -26,30 +30,61 @@ def set_epilog(parser: argparse.ArgumentParser, text: str) -> None:
     parser.epilog = text
 
 
-def add_game_options(parser: Parser) -> None:
-    """--game, --size, --komi, --players, --teams, --short-game, --rule K=V."""
-    group = parser.add_argument_group("game")
-    group.add_argument("--game", default="tak", choices=GAME_NAMES, help="game (default: tak)")
-    group.add_argument(
+@attrs.frozen
+class GameOptions:
+    """--game and its rules options: every command that plays a game has them."""
+
+    TITLE: ClassVar[str] = "game"
+
+    game: str = option("--game", default="tak", choices=GAME_NAMES, help="game (default: tak)")
+    size: int | None = option(
         "--size",
         type=int,
         metavar="N",
         help="board size: Tak 3-8 (default 5), Trike side 3-19 (default 13)",
     )
-    group.add_argument("--komi", help="Tak komi in flats, a multiple of 0.5 (default 0)")
-    group.add_argument("--players", type=int, metavar="N", help="Traxit players 2-4 (default 2)")
-    group.add_argument(
-        "--teams", action="store_true", help="Traxit team play (2 against 2: means --players 4)"
+    komi: str | None = option("--komi", help="Tak komi in flats, a multiple of 0.5 (default 0)")
+    players: int | None = option(
+        "--players", type=int, metavar="N", help="Traxit players 2-4 (default 2)"
     )
-    group.add_argument(
-        "--short-game", action="store_true", help="Traxit short game: 3 sets of 3 rounds"
+    teams: bool = option(
+        "--teams",
+        action="store_true",
+        default=False,
+        help="Traxit team play (2 against 2: means --players 4)",
     )
-    add_pairs_option(
-        group,
+    short_game: bool = option(
+        "--short-game",
+        action="store_true",
+        default=False,
+        help="Traxit short game: 3 sets of 3 rounds",
+    )
+    rule: list[str] = option(
         "--rule",
-        "any other rules option of the game core (repeatable), e.g. flats=25",
+        action="append",
+        default=[],
         metavar="KEY=VALUE",
+        help="any other rules option of the game core (repeatable), e.g. flats=25",
     )
+
+    def rules(self) -> dict[str, str]:
+        """The rules options (strings, as every core takes them), each flag under its rules
+        name (`tei.game_rules.FLAGS`); UsageError names a bad --rule."""
+        name_of = {flag: name for name, flag in reversed(FLAGS.items())}
+        out: dict[str, str] = {}
+        for field, flag in flags(GameOptions):
+            name, value = name_of.get(flag.names[0]), getattr(self, field.name)
+            if name is not None and value is not None and value is not False:
+                out[name] = "true" if value is True else str(value)
+        for item in self.rule:
+            key, value = split_pair(item, "--rule", "KEY=VALUE")
+            out[key.lower()] = value
+        return out
+
+
+def add_game_options(parser: Parser) -> None:
+    """--game, --size, --komi, --players, --teams, --short-game, --rule K=V."""
+    add_fields(parser, GameOptions)
 
 
 def usage_error(command: str | None, message: object) -> int:
@@ -110,26 +145,12 @@ def checked_game_options(args: argparse.Namespace) -> dict[str, str]:
 
 
 def game_options(args: argparse.Namespace) -> dict[str, str]:
-    """The rules options (strings, as every core takes them) from parsed arguments."""
-    options: dict[str, str] = {}
-    if getattr(args, "size", None) is not None:
-        options["size"] = str(args.size)
-    komi = getattr(args, "komi", None)
-    if komi is not None:
-        options["komi"] = komi
-    if getattr(args, "players", None) is not None:
-        options["players"] = str(args.players)
-    if getattr(args, "teams", False):
-        options["teams"] = "true"
-    if getattr(args, "short_game", False):
-        options["shortgame"] = "true"
-    for item in getattr(args, "rule", []) or []:
-        try:
-            key, value = split_pair(item, "--rule", "KEY=VALUE")
-        except UsageError as exc:
-            _usage_error(str(exc), getattr(args, "command", None))
-        options[key.lower()] = value
-    return options
+    """The rules options (strings, as every core takes them) from parsed arguments; a bad
+    --rule is a usage error (exit 2)."""
+    try:
+        return of(GameOptions, args).rules()
+    except UsageError as exc:
+        _usage_error(str(exc), getattr(args, "command", None))
 
 
 def add_count(
@@ -146,30 +167,37 @@ def add_count(
     group.add_argument(flag, type=int_in(low), default=default, metavar=metavar, help=help)
 
 
-def add_live_options(parser: Parser, what: str) -> None:
-    """The live view's options (`tei match`, `tei playtak`) in their own group: `--live
+def live_view_options(shows: str) -> type:
+    """The settings class of the live view's options (`tei match`, `tei playtak`): `--live
     [HOST:]PORT`, `--live-public`, `--live-max-watchers` (read by
-    adapters.web.options.live_address); `what` says what the page shows."""
-    group = parser.add_argument_group("live view")
-    group.add_argument(
-        "--live",
-        metavar="[HOST:]PORT",
-        help=f"serve a live web view of {what} on this address (host default 127.0.0.1,"
-        " port 0 picks a free one); read-only and unauthenticated (docs/live.md)",
-    )
-    group.add_argument(
-        "--live-public",
-        action="store_true",
-        help="allow --live on a non-loopback address (anyone who reaches it can watch)",
-    )
-    group.add_argument(
-        "--live-max-watchers",
-        type=_watchers,
-        default=DEFAULT_MAX_WATCHERS,
-        metavar="N",
-        help=f"watchers served at once (default {DEFAULT_MAX_WATCHERS}); more are answered"
-        " 503 (busy)",
-    )
+    adapters.web.options.live_address); `shows` says what the page shows."""
+
+    @attrs.frozen
+    class LiveViewOptions:
+        TITLE: ClassVar[str] = "live view"
+
+        live: str | None = option(
+            "--live",
+            metavar="[HOST:]PORT",
+            help=f"serve a live web view of {shows} on this address (host default 127.0.0.1,"
+            " port 0 picks a free one); read-only and unauthenticated (docs/live.md)",
+        )
+        live_public: bool = option(
+            "--live-public",
+            action="store_true",
+            default=False,
+            help="allow --live on a non-loopback address (anyone who reaches it can watch)",
+        )
+        live_max_watchers: int = option(
+            "--live-max-watchers",
+            type=_watchers,
+            default=DEFAULT_MAX_WATCHERS,
+            metavar="N",
+            help=f"watchers served at once (default {DEFAULT_MAX_WATCHERS}); more are answered"
+            " 503 (busy)",
+        )
+
+    return LiveViewOptions
 
 
 def _watchers(text: str) -> int:

@@ -53,8 +53,8 @@ from tei.cli.config import (
 from tei.cli.engines import named_engine
 from tei.cli.options import usage_error
 from tei.cli.playtak_options import (
-    ACCEPT_FILTERS,
     FILTER,
+    accept_filters,
     option_table,
 )
 from tei.cli.playtak_options import configure as configure
@@ -209,7 +209,7 @@ def _game_settings(args: argparse.Namespace, seeks: tuple[p.Seek, ...]) -> Bridg
     """The bridge's settings of seeks, accepting, resign, draws, undo and chat; a bad one
     raises ValueError naming its option."""
     accepting = args.accept or args.accept_from
-    given = [flag for flag, _, _ in ACCEPT_FILTERS if _is_set(args, flag)]
+    given = [flag.names[0] for flag in accept_filters() if _is_set(args, flag.names[0])]
     if given and not accepting:
         raise ValueError(f"{given[0]} filters the seeks we accept: give --accept too")
     accept = None
