@@ -1,7 +1,7 @@
 """Settings classes: a command's options declared once, as the fields of frozen attrs
 classes.
 
-Each field is one option: `option("--games", help=..., type=int_in(1), default=2)` gives
+Each field is one option: `setting("--games", help=..., type=int_in(1), default=2)` gives
 the field its default and its command-line form (a `Flag`). `add_fields` declares a
 class's fields on a parser, one argument group per class (its `TITLE`); on a `Declared`
 parser they are the keys of the command's config file too (`declare`). `of` builds an
@@ -11,7 +11,7 @@ instance from the parsed (or merged) values.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import attrs
@@ -31,7 +31,8 @@ class Flag:
     metavar: str | None = None
     type: Callable[[str], Any] | None = None
     choices: tuple[Any, ...] | None = None
-    action: str | None = None
+    #: argparse's action: its name or class (argparse.BooleanOptionalAction)
+    action: Any = None
     nargs: str | None = None
     required: bool = False
     #: --print-config masks its value
@@ -56,14 +57,15 @@ class Flag:
             "required": self.required or None,
         }
         out: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
-        if self.names[0].startswith("-"):
-            out["dest"] = dest
+        if not self.names[0].startswith("-"):  # a positional: its name is its dest
+            return {**out, "help": self.help}
+        out["dest"] = dest
         if default is not None or self.action in (None, "append"):
             out["default"] = default
         return {**out, "help": self.help}
 
 
-def option(*names: str, help: str, default: Any = None, **flag: Any) -> Any:
+def setting(*names: str, help: str, default: Any = None, **flag: Any) -> Any:
     """A field that is the option `names` (see `Flag`); a list default is copied per
     instance."""
     if isinstance(default, list):
@@ -98,15 +100,20 @@ def add_fields(parser: Parser, cls: type) -> None:
         where.add_argument(*flag.names, **flag.arguments(field.name, _default(field)))
 
 
-def declare(real: argparse.ArgumentParser, classes: Iterable[type]) -> Declared:
+def add_settings(parser: Parser, classes: Iterable[type]) -> None:
+    """Declare the fields of each of `classes` on `parser`, in turn (`add_fields`)."""
+    for cls in classes:
+        add_fields(parser, cls)
+
+
+def declare(real: argparse.ArgumentParser, classes: Sequence[type]) -> Declared:
     """A `Declared` parser holding the fields of `classes` (their secret flags masked,
     their command-line-only flags no keys), ready for more options and `finish`."""
     every = [flag for cls in classes for _, flag in flags(cls)]
     secret = [flag.key for flag in every if flag.secret]
     skip = [flag.key for flag in every if not flag.setting]
     parser = Declared(real, secret, skip)
-    for cls in classes:
-        add_fields(parser, cls)
+    add_settings(parser, classes)
     return parser
 
 

@@ -24,7 +24,7 @@ from adapters.referee.schedule import TOURNAMENTS
 from bots.registry import bot_names
 from tei.cli.config import Command, Settings
 from tei.cli.engines import EngineFile, read_engines
-from tei.cli.fields import option
+from tei.cli.fields import setting
 from tei.cli.options import GameOptions, game_options, live_view_options
 
 EPILOG = """\
@@ -68,24 +68,24 @@ def _number(flag: str, help: str, metavar: str = "N") -> Any:
     """A numeric option, range-checked as its setting is (`NUMBERS`), its default the
     setting's (`DEFAULTS`)."""
     dest = flag[2:].replace("-", "_")
-    return option(flag, type=NUMBERS[dest], default=DEFAULTS[dest], metavar=metavar, help=help)
+    return setting(flag, type=NUMBERS[dest], default=DEFAULTS[dest], metavar=metavar, help=help)
 
 
 @attrs.frozen
 class EngineOptions:
     TITLE: ClassVar[str] = "engines"
 
-    engine: list[list[str]] | None = option(
+    engine: list[list[str]] | None = setting(
         "--engine",
         action="append",
         nargs="+",
         metavar="KEY=VALUE",
         help="an engine of the match (repeat for each engine); keys below",
     )
-    each: list[str] | None = option(
+    each: list[str] | None = setting(
         "--each", nargs="+", metavar="KEY=VALUE", help="keys shared by every engine"
     )
-    engines_file: Path | None = option(
+    engines_file: Path | None = setting(
         "--engines",
         type=Path,
         metavar="FILE",
@@ -97,7 +97,7 @@ class EngineOptions:
 class ScheduleOptions:
     TITLE: ClassVar[str] = "schedule"
 
-    tournament: str = option(
+    tournament: str = setting(
         "--tournament",
         choices=TOURNAMENTS,
         default=DEFAULTS["tournament"],
@@ -106,23 +106,23 @@ class ScheduleOptions:
     games: int = _number("--games", "games per encounter and round (default 2: a pair)")
     rounds: int = _number("--rounds", "rounds (default 1)")
     concurrency: int = _number("--concurrency", "games played at once (default 1)")
-    cluster: str | None = option(
+    cluster: str | None = setting(
         "--cluster",
         metavar="ADDRESS",
         help="play the games on a Dask cluster: tcp://HOST:8786 (a running `dask scheduler`)"
         " or local[:N] (N worker processes on this machine, listening on 127.0.0.1 only);"
         " whoever reaches a scheduler runs code on its workers; needs tei-host[cluster]",
     )
-    openings: list[Path] | None = option(
+    openings: list[Path] | None = setting(
         "--openings", nargs="+", type=Path, metavar="FILE", help="opening book file(s)"
     )
-    openings_format: str = option(
+    openings_format: str = setting(
         "--openings-format",
         choices=("auto", "moves", "position", "tps", "ptn"),
         default=DEFAULTS["openings_format"],
         help="book format (default: auto, from the file)",
     )
-    openings_order: str = option(
+    openings_order: str = setting(
         "--openings-order",
         choices=("sequential", "random"),
         default=DEFAULTS["openings_order"],
@@ -148,25 +148,25 @@ class JudgingOptions:
         "watchdog seconds: handshake, isready, moves without a time limit (default 60)",
         "S",
     )
-    sprt: list[str] | None = option(
+    sprt: list[str] | None = setting(
         "--sprt",
         nargs="+",
         metavar="KEY=VALUE",
         help="stop at an SPRT bound: elo0= elo1= [alpha=0.05] [beta=0.05] [model=pentanomial]",
     )
-    resign: list[str] | None = option(
+    resign: list[str] | None = setting(
         "--resign",
         nargs="+",
         metavar="KEY=VALUE",
         help="adjudicate a loss by the engines' scores: movecount=N score=CP [twosided=true]",
     )
-    draw: list[str] | None = option(
+    draw: list[str] | None = setting(
         "--draw",
         nargs="+",
         metavar="KEY=VALUE",
         help="adjudicate a draw by the engines' scores: movenumber=N movecount=M score=CP",
     )
-    tinue_adjudication: list[str] | None = option(
+    tinue_adjudication: list[str] | None = setting(
         "--tinue-adjudication",
         nargs="*",
         metavar="plies=K",
@@ -178,37 +178,37 @@ class JudgingOptions:
 class OutputOptions:
     TITLE: ClassVar[str] = "output"
 
-    records: Path | None = option(
+    records: Path | None = setting(
         "--ptnout",
         "--pgnout",
         type=Path,
         metavar="FILE",
         help="append game records here",
     )
-    log: Path | None = option(
+    log: Path | None = setting(
         "--log",
         type=Path,
         metavar="FILE",
         help="append all engine traffic here (as tei engine and tei serve --log; "
         "tei playtak --log is its whole log)",
     )
-    json: Path | None = option(
+    json: Path | None = setting(
         "--json", type=Path, metavar="FILE", help="write a machine-readable summary here"
     )
-    state: Path | None = option(
+    state: Path | None = setting(
         "--state",
         type=Path,
         metavar="FILE",
         help="state file for resuming (default: RECORDS.state when --ptnout is given)",
     )
-    resume: str | None = option(
+    resume: str | None = setting(
         "--resume",
         metavar="FILE",
         setting=False,
         help="continue the match saved in this state file (a line of another match or a game"
         " outside its schedule is refused, exit 2; complete records are never removed)",
     )
-    force: bool = option(
+    force: bool = setting(
         "--force",
         action="store_true",
         default=False,
@@ -216,11 +216,11 @@ class OutputOptions:
         help="start a new match even when the state file holds an unfinished one (it is"
         " replaced; without --force that is refused, exit 2)",
     )
-    event: str = option(
+    event: str = setting(
         "--event", default=DEFAULTS["event"], help='PTN Event tag (default "tei match")'
     )
-    site: str = option("--site", default=DEFAULTS["site"], help='PTN Site tag (default "local")')
-    quiet: bool = option(
+    site: str = setting("--site", default=DEFAULTS["site"], help='PTN Site tag (default "local")')
+    quiet: bool = setting(
         "--quiet", action="store_true", default=False, help="print only the final table"
     )
 

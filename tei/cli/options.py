@@ -18,8 +18,7 @@ import attrs
 from adapters.web.options import DEFAULT_MAX_WATCHERS
 from rules.game import Game, GameError
 from rules.registry import GAME_NAMES, game_class
-from tei.cli.fields import add_fields, flags, of, option
-from tei.cli.keys import Container, Parser
+from tei.cli.fields import flags, of, setting
 from tei.game_rules import FLAGS, check_game_options
 from tei.values import UsageError, int_in, split_pair
 
@@ -30,41 +29,65 @@ def set_epilog(parser: argparse.ArgumentParser, text: str) -> None:
     parser.epilog = text
 
 
+def pairs_option(flag: str, help: str, metavar: str = "NAME=VALUE") -> Any:
+    """A field: a repeatable `flag NAME=VALUE` option (a list of the words given; see
+    `tei.values.split_pair`)."""
+    return setting(flag, action="append", default=[], metavar=metavar, help=help)
+
+
+def count_option(
+    flag: str, low: int, help: str, *, default: int | None = None, metavar: str = "N"
+) -> Any:
+    """A field: an integer option of at least `low`; a smaller value or a word is a usage
+    error that names the option and the bound (`tei.values.int_in`)."""
+    return setting(flag, type=int_in(low), default=default, metavar=metavar, help=help)
+
+
+def moves_option() -> Any:
+    """A field: --moves, actions played from the position before anything else."""
+    return setting(
+        "--moves", default="", help="actions to play from the position first, space-separated"
+    )
+
+
+def engine_command_option(metavar: str, help: str) -> Any:
+    """A field: the engine's command line as the last arguments, after `--`."""
+    return setting("engine", nargs=argparse.REMAINDER, metavar=metavar, help=help)
+
+
 @attrs.frozen
 class GameOptions:
     """--game and its rules options: every command that plays a game has them."""
 
     TITLE: ClassVar[str] = "game"
 
-    game: str = option("--game", default="tak", choices=GAME_NAMES, help="game (default: tak)")
-    size: int | None = option(
+    game: str = setting("--game", default="tak", choices=GAME_NAMES, help="game (default: tak)")
+    size: int | None = setting(
         "--size",
         type=int,
         metavar="N",
         help="board size: Tak 3-8 (default 5), Trike side 3-19 (default 13)",
     )
-    komi: str | None = option("--komi", help="Tak komi in flats, a multiple of 0.5 (default 0)")
-    players: int | None = option(
+    komi: str | None = setting("--komi", help="Tak komi in flats, a multiple of 0.5 (default 0)")
+    players: int | None = setting(
         "--players", type=int, metavar="N", help="Traxit players 2-4 (default 2)"
     )
-    teams: bool = option(
+    teams: bool = setting(
         "--teams",
         action="store_true",
         default=False,
         help="Traxit team play (2 against 2: means --players 4)",
     )
-    short_game: bool = option(
+    short_game: bool = setting(
         "--short-game",
         action="store_true",
         default=False,
         help="Traxit short game: 3 sets of 3 rounds",
     )
-    rule: list[str] = option(
+    rule: list[str] = pairs_option(
         "--rule",
-        action="append",
-        default=[],
+        "any other rules option of the game core (repeatable), e.g. flats=25",
         metavar="KEY=VALUE",
-        help="any other rules option of the game core (repeatable), e.g. flats=25",
     )
 
     def rules(self) -> dict[str, str]:
@@ -82,11 +105,6 @@ class GameOptions:
         return out
 
 
-def add_game_options(parser: Parser) -> None:
-    """--game, --size, --komi, --players, --teams, --short-game, --rule K=V."""
-    add_fields(parser, GameOptions)
-
-
 def usage_error(command: str | None, message: object) -> int:
     """`tei COMMAND: message` on stderr; returns 2, the exit status of a usage error."""
     print(f"tei {command}: {message}" if command else f"tei: {message}", file=sys.stderr)
@@ -98,32 +116,10 @@ def _usage_error(message: str, command: str | None = None) -> NoReturn:
     raise SystemExit(usage_error(command, message))
 
 
-def add_pairs_option(
-    parser: Container,
-    flag: str,
-    help: str,
-    metavar: str = "NAME=VALUE",
-) -> None:
-    """A repeatable `flag NAME=VALUE` option (a list of the words given; see `split_pair`)."""
-    parser.add_argument(flag, action="append", default=[], metavar=metavar, help=help)
-
-
-def add_engine_command(parser: argparse.ArgumentParser, metavar: str, help: str) -> None:
-    """The engine's command line as the last arguments, after `--`."""
-    parser.add_argument("engine", nargs=argparse.REMAINDER, metavar=metavar, help=help)
-
-
 def engine_command(args: argparse.Namespace) -> list[str]:
     """The engine command line given after `--` (empty if none)."""
     argv = list(args.engine)
     return argv[1:] if argv[:1] == ["--"] else argv
-
-
-def add_moves_option(parser: argparse.ArgumentParser) -> None:
-    """--moves: actions played from the position before anything else."""
-    parser.add_argument(
-        "--moves", default="", help="actions to play from the position first, space-separated"
-    )
 
 
 def game_at(args: argparse.Namespace, position: str) -> Game[Any]:
@@ -153,20 +149,6 @@ def game_options(args: argparse.Namespace) -> dict[str, str]:
         _usage_error(str(exc), getattr(args, "command", None))
 
 
-def add_count(
-    group: Container,
-    flag: str,
-    low: int,
-    help: str,
-    *,
-    default: int | None = None,
-    metavar: str = "N",
-) -> None:
-    """Declare an integer option of at least `low`: a smaller value or a word is a usage
-    error that names the option and the bound (`tei.values.int_in`)."""
-    group.add_argument(flag, type=int_in(low), default=default, metavar=metavar, help=help)
-
-
 def live_view_options(shows: str) -> type:
     """The settings class of the live view's options (`tei match`, `tei playtak`): `--live
     [HOST:]PORT`, `--live-public`, `--live-max-watchers` (read by
@@ -176,19 +158,19 @@ def live_view_options(shows: str) -> type:
     class LiveViewOptions:
         TITLE: ClassVar[str] = "live view"
 
-        live: str | None = option(
+        live: str | None = setting(
             "--live",
             metavar="[HOST:]PORT",
             help=f"serve a live web view of {shows} on this address (host default 127.0.0.1,"
             " port 0 picks a free one); read-only and unauthenticated (docs/live.md)",
         )
-        live_public: bool = option(
+        live_public: bool = setting(
             "--live-public",
             action="store_true",
             default=False,
             help="allow --live on a non-loopback address (anyone who reaches it can watch)",
         )
-        live_max_watchers: int = option(
+        live_max_watchers: int = setting(
             "--live-max-watchers",
             type=_watchers,
             default=DEFAULT_MAX_WATCHERS,

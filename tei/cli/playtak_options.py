@@ -20,7 +20,7 @@ from adapters.playtak.seek_filter import (
 from adapters.playtak.session import SessionSettings
 from adapters.playtak.transport import DEFAULT_SERVER
 from tei.cli.config import Command
-from tei.cli.fields import Flag, flags, option
+from tei.cli.fields import Flag, flags, setting
 from tei.cli.options import live_view_options
 from tei.values import POSITIVE_SECONDS, float_in, int_in
 
@@ -68,35 +68,35 @@ class EngineOptions:
     TITLE: ClassVar[str] = "engine (one of)"
     EXCLUSIVE: ClassVar[tuple[str, ...]] = ("engine", "bot", "engine_conf")
 
-    engine: str | None = option(
+    engine: str | None = setting(
         "--engine", metavar="CMD", help="TEI engine command line (shell words)"
     )
-    bot: str | None = option(
+    bot: str | None = setting(
         "--bot",
         metavar="NAME",
         help="a built-in bot, or module:Class naming any Bot subclass importable through "
         "PYTHONPATH; run as `tei engine` (default: search)",
     )
-    engine_conf: str | None = option(
+    engine_conf: str | None = setting(
         "--engine-conf",
         metavar="NAME",
         help="the engine of this name in the --engines file (its command or bot, name, "
         "options and folder; its time control is the server's)",
     )
-    engines: Path | None = option(
+    engines: Path | None = setting(
         "--engines",
         type=Path,
         metavar="FILE",
         help="named engines (TOML, as tei match --engines: docs/engines.toml)",
     )
-    engine_option: list[str] = option(
+    engine_option: list[str] = setting(
         "--engine-option",
         action="append",
         default=[],
         metavar="NAME=VALUE",
         help="set an engine option before play (repeatable)",
     )
-    engine_name: str | None = option(
+    engine_name: str | None = setting(
         "--engine-name", metavar="NAME", help="name of the engine in logs"
     )
 
@@ -105,17 +105,17 @@ class EngineOptions:
 class AccountOptions:
     TITLE: ClassVar[str] = "account (default: a guest)"
 
-    user: str | None = option("--user", help="playtak user name")
-    password: str | None = option(
+    user: str | None = setting("--user", help="playtak user name")
+    password: str | None = setting(
         "--password", secret=True, help="password (prefer --password-env)"
     )
-    password_env: str = option(
+    password_env: str = setting(
         "--password-env",
         default="PLAYTAK_PASSWORD",
         metavar="VAR",
         help="environment variable holding the password (default PLAYTAK_PASSWORD)",
     )
-    guest_token: str | None = option(
+    guest_token: str | None = setting(
         "--guest-token",
         secret=True,
         metavar="TOKEN",
@@ -128,13 +128,13 @@ class AccountOptions:
 class GamesOptions:
     TITLE: ClassVar[str] = "games"
 
-    seek: list[str] | None = option(
+    seek: list[str] | None = setting(
         "--seek",
         action="append",
         metavar="SPEC",
         help="post this seek (see below); repeat it for a list posted in turn",
     )
-    seek_rotate: float = option(
+    seek_rotate: float = setting(
         "--seek-rotate",
         type=POSITIVE_SECONDS,
         default=BRIDGE.seek_rotate_seconds,
@@ -142,24 +142,24 @@ class GamesOptions:
         help="replace a seek nobody took by the next of the list after S s (default "
         f"{BRIDGE.seek_rotate_seconds:g})",
     )
-    games: int | None = option(
+    games: int | None = setting(
         "--games", type=int_in(1), metavar="N", help="stop after N games (default: never)"
     )
-    move_overhead: int = option(
+    move_overhead: int = setting(
         "--move-overhead",
         type=int_in(0),
         default=BRIDGE.move_overhead_ms,
         metavar="MS",
         help=f"ms kept back from our clock for network lag (default {BRIDGE.move_overhead_ms})",
     )
-    max_move_time: float | None = option(
+    max_move_time: float | None = setting(
         "--max-move-time",
         type=POSITIVE_SECONDS,
         metavar="S",
         help="restart an engine that has not answered after S seconds (default: a quarter "
         "of the clock left, at least 30 s)",
     )
-    ptn_dir: Path | None = option(
+    ptn_dir: Path | None = setting(
         "--ptn-dir", type=Path, metavar="DIR", help="write each game as PTN here"
     )
 
@@ -167,7 +167,7 @@ class GamesOptions:
 def _choice(name: str, choices: tuple[str, ...], text: str) -> Any:
     """A filter of fixed choices, its default the filter's own."""
     default: str = getattr(FILTER, name)
-    return option(
+    return setting(
         f"--accept-{name}", choices=choices, default=default, help=f"{text} (default {default})"
     )
 
@@ -181,26 +181,26 @@ class AcceptOptions:
         "While none is there, our own seeks are posted."
     )
 
-    accept: bool = option(
+    accept: bool = setting(
         "--accept",
         action="store_true",
         default=False,
         help="accept the seeks that pass the filters below",
     )
-    accept_from: str | None = option(
+    accept_from: str | None = setting(
         "--accept-from", metavar="NAME", help="accept the seeks of this player (--accept --allow)"
     )
-    accept_size: str | None = option("--accept-size", metavar="LIST", help="board sizes, e.g. 5,6")
-    accept_time: str | None = option(
+    accept_size: str | None = setting("--accept-size", metavar="LIST", help="board sizes, e.g. 5,6")
+    accept_time: str | None = setting(
         "--accept-time",
         metavar="MIN:MAX",
         help="base time in seconds, e.g. 180:900 (MIN: or :MAX open)",
     )
-    accept_inc: str | None = option("--accept-inc", metavar="MIN:MAX", help="increment in seconds")
-    accept_komi: str | None = option(
+    accept_inc: str | None = setting("--accept-inc", metavar="MIN:MAX", help="increment in seconds")
+    accept_komi: str | None = setting(
         "--accept-komi", metavar="LIST", help="komi in half-flats, e.g. 0,4"
     )
-    accept_color: str | None = option(
+    accept_color: str | None = setting(
         "--accept-color", metavar="LIST", help="the colours we play: W, B, A (random), e.g. A,W"
     )
     accept_rated: str = _choice("rated", RATED_CHOICES, "rated or unrated games")
@@ -208,10 +208,10 @@ class AcceptOptions:
     accept_opponents: str = _choice(
         "opponents", OPPONENT_CHOICES, "bot accounts or humans (needs --protocol 2)"
     )
-    allow: str | None = option(
+    allow: str | None = setting(
         "--allow", metavar="NAMES", help="only these players (commas between)"
     )
-    block: str | None = option("--block", metavar="NAMES", help="never these players")
+    block: str | None = setting("--block", metavar="NAMES", help="never these players")
 
 
 def accept_filters() -> list[Flag]:
@@ -225,37 +225,37 @@ def accept_filters() -> list[Flag]:
 class InGameOptions:
     TITLE: ClassVar[str] = "resign, draws, undo and chat (default: none)"
 
-    resign: str | None = option(
+    resign: str | None = setting(
         "--resign",
         metavar="WORDS",
         help="resign once our engine scored -CP or worse on N moves in a row: "
         '"movecount=N score=CP" (as tei match; never with an engine without scores)',
     )
-    draw: str | None = option(
+    draw: str | None = setting(
         "--draw",
         metavar="WORDS",
         help="offer a draw once N full moves are played and our engine scored within CP "
         'of 0 on M moves in a row: "movenumber=N movecount=M score=CP"; offers are '
         "accepted while that holds",
     )
-    accept_draws: bool = option(
+    accept_draws: bool = setting(
         "--accept-draws",
         action="store_true",
         default=False,
         help="accept every draw offer (default: decline)",
     )
-    undo: str = option(
+    undo: str = setting(
         "--undo",
         choices=UNDO_CHOICES,
         default=UNDO_CHOICES[0],
         help="answer to the opponent's undo requests (default refuse)",
     )
-    greeting: str | None = option(
+    greeting: str | None = setting(
         "--greeting",
         metavar="TEXT",
         help="told to the opponent when a game starts; {me} and {opponent} are the names",
     )
-    goodbye: str | None = option(
+    goodbye: str | None = setting(
         "--goodbye", metavar="TEXT", help="told to the opponent when a game ends (as --greeting)"
     )
 
@@ -264,54 +264,54 @@ class InGameOptions:
 class ConnectionOptions:
     TITLE: ClassVar[str] = "connection"
 
-    server: str = option(
+    server: str = setting(
         "--server",
         default=SESSION.server,
         metavar="URL",
         help=f"wss://host/ws, ws://host:port/ws or tcp://host:port (default {DEFAULT_SERVER})",
     )
-    ca_file: Path | None = option(
+    ca_file: Path | None = setting(
         "--ca-file",
         type=Path,
         metavar="PEM",
         help="also trust the certificate authorities in this PEM file for wss:// (the "
         "system's, or those of $SSL_CERT_FILE, stay trusted)",
     )
-    insecure: bool = option(
+    insecure: bool = setting(
         "--insecure",
         action="store_true",
         default=False,
         help="do not verify the server's TLS certificate (a warning is logged on every "
         "connect; for tests only)",
     )
-    protocol: int = option(
+    protocol: int = setting(
         "--protocol",
         type=int,
         choices=(0, 1, 2),
         default=SESSION.protocol,
         help="protocol version (default 2)",
     )
-    client_name: str = option(
+    client_name: str = setting(
         "--client-name",
         default=SESSION.client_name,
         metavar="NAME",
         help="sent with `Client` (default tei-playtak)",
     )
-    ping_interval: float = option(
+    ping_interval: float = setting(
         "--ping-interval",
         type=POSITIVE_SECONDS,
         default=SESSION.ping_interval,
         metavar="S",
         help="PING every S s (30)",
     )
-    dead_after: float = option(
+    dead_after: float = setting(
         "--dead-after",
         type=POSITIVE_SECONDS,
         default=SESSION.dead_after,
         metavar="S",
         help="reconnect when the server is silent this long (90)",
     )
-    max_backoff: float = option(
+    max_backoff: float = setting(
         "--max-backoff",
         type=float_in(1),
         default=SESSION.backoff_max,
@@ -324,34 +324,34 @@ class ConnectionOptions:
 class LoggingOptions:
     TITLE: ClassVar[str] = "logging"
 
-    log: Path | None = option(
+    log: Path | None = setting(
         "--log",
         type=Path,
         metavar="FILE",
         help="also write the log (what stderr shows) to FILE; tei match, engine and serve "
         "write engine traffic with --log instead",
     )
-    log_level: str = option(
+    log_level: str = setting(
         "--log-level",
         choices=LOG_LEVELS,
         default="info",
         help="the least important messages logged (default info; -v means debug)",
     )
-    log_max_bytes: int = option(
+    log_max_bytes: int = setting(
         "--log-max-bytes",
         type=int_in(0),
         default=0,
         metavar="N",
         help="start a new --log file once it holds N bytes (default 0: never)",
     )
-    log_backups: int = option(
+    log_backups: int = setting(
         "--log-backups",
         type=int_in(1),
         default=5,
         metavar="N",
         help="old --log files kept as FILE.1 ... FILE.N with --log-max-bytes (default 5)",
     )
-    verbose: bool = option(
+    verbose: bool = setting(
         "-v",
         "--verbose",
         action="store_true",
@@ -365,7 +365,7 @@ class LoggingOptions:
 class PonderOptions:
     TITLE: ClassVar[str] = "pondering"
 
-    ponder: bool = option(
+    ponder: bool = setting(
         "--ponder",
         action="store_true",
         default=False,
