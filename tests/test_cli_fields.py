@@ -11,7 +11,7 @@ import pytest
 
 from tei.cli.config import finish
 from tei.cli.fields import add_settings, declare, flags, of, setting
-from tei.cli.options import GameOptions, pairs_option
+from tei.cli.options import GameOptions, list_option
 from tei.game_rules import FLAGS
 from tei.values import UsageError, int_in
 
@@ -24,7 +24,7 @@ class Sample:
     engine: str | None = setting("--engine", metavar="CMD", help="an engine")
     bot: str | None = setting("--bot", metavar="NAME", help="a bot")
     games: int = setting("--games", type=int_in(1), default=2, metavar="N", help="games")
-    word: list[str] = pairs_option("--word", "words (repeatable)")
+    word: list[str] = list_option("--word", "words (repeatable)")
     password: str | None = setting("--password", secret=True, help="a secret")
     resume: bool = setting(
         "--resume", action="store_true", default=False, setting=False, help="not a key"

@@ -22,11 +22,18 @@ from adapters.referee.config import MAX_CONCURRENCY, engine_spec, parse_engine_w
 from adapters.referee.engines import EngineSpec, MatchError, probe_engines
 from tei.cli.config import ConfigError
 from tei.cli.engines import read_engines
-from tei.cli.fields import add_settings, setting
+from tei.cli.fields import add_settings, setting, switch
 from tei.cli.match_options import resolve_named
-from tei.cli.options import GameOptions, checked_game_options, set_epilog, usage_error
+from tei.cli.options import (
+    GameOptions,
+    checked_game_options,
+    seconds_option,
+    set_epilog,
+    usage_error,
+    words_option,
+)
 from tei.driver import Limits
-from tei.values import POSITIVE_SECONDS, int_in
+from tei.values import int_in
 
 EPILOG = """\
 --engine takes the keys of `tei match --engine` (cmd=, bot=, name=, dir=, arg=,
@@ -61,20 +68,16 @@ class AnalyseOptions:
     TITLE: ClassVar[str] = ""
 
     games: str = setting("games", metavar="GAMES", help="the record file (PTN for Tak)")
-    engine: list[str] = setting(
-        "--engine", nargs="+", required=True, metavar="KEY=VALUE", help="the engine (keys below)"
-    )
+    engine: list[str] = words_option("--engine", help="the engine (keys below)", required=True)
     engines: str | None = setting(
         "--engines",
         metavar="FILE",
         help="the named-engines file (TOML, as for tei match) that conf=NAME reads",
     )
-    limit: list[str] = setting(
+    limit: list[str] = words_option(
         "--limit",
-        nargs="+",
-        default=["st=0.5"],
-        metavar="KEY=VALUE",
         help="the search per position: st=SECONDS, nodes=N or depth=N (default st=0.5)",
+        default=["st=0.5"],
     )
     out: str = setting("--out", required=True, metavar="OUT", help="the annotated records")
     json: str | None = setting("--json", metavar="FILE", help="a summary per game and player")
@@ -85,13 +88,11 @@ class AnalyseOptions:
         metavar="N",
         help=f"engine processes at once, 1..{MAX_CONCURRENCY} (default 1)",
     )
-    timeout: float = setting(
+    timeout: float = seconds_option(
         "--timeout",
-        type=POSITIVE_SECONDS,
-        default=30.0,
-        metavar="S",
         help="how much longer than its limit an engine may take per position before it is"
         " restarted (default 30)",
+        default=30.0,
     )
 
 
@@ -108,11 +109,8 @@ class MarkOptions:
 class ResumeOption:
     TITLE: ClassVar[str] = ""
 
-    resume: bool = setting(
-        "--resume",
-        action="store_true",
-        default=False,
-        help="continue the analysis of the same command from its state file OUT.state",
+    resume: bool = switch(
+        "--resume", help="continue the analysis of the same command from its state file OUT.state"
     )
 
 

@@ -11,19 +11,20 @@ import attrs
 import trio
 
 from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine, check_names
-from tei.cli.fields import add_settings, setting
+from tei.cli.fields import add_settings, setting, switch
 from tei.cli.options import (
     GameOptions,
     checked_game_options,
     engine_command,
     engine_command_option,
+    list_option,
+    seconds_option,
     set_epilog,
     usage_error,
 )
 from tei.closed_output import silence
 from tei.lines import printable
 from tei.transcript import Transcript
-from tei.values import POSITIVE_SECONDS
 
 EPILOG = """\
 Put the engine command after '--' so that its own options are not read as ours.
@@ -44,17 +45,13 @@ Exit status: 0 when every check run passes, 1 when one fails, 2 on a usage error
 class CheckOptions:
     TITLE: ClassVar[str] = ""
 
-    timeout: float = setting(
+    timeout: float = seconds_option(
         "--timeout",
-        type=POSITIVE_SECONDS,
-        default=5.0,
-        metavar="S",
         help="longest wait for any answer of the engine, in seconds (default: 5)",
+        default=5.0,
     )
-    start_timeout: float | None = setting(
+    start_timeout: float | None = seconds_option(
         "--start-timeout",
-        type=POSITIVE_SECONDS,
-        metavar="S",
         help="longest wait for teiok after each start of the engine (default: --timeout); "
         "for engines that load a lot at start",
     )
@@ -65,28 +62,22 @@ class CheckOptions:
         help="append the full traffic to FILE (time, engine, direction, line), as "
         "--log does in tei match, engine and serve (tei playtak --log is its whole log)",
     )
-    verbose: bool = setting(
+    verbose: bool = switch(
         "-v",
         "--verbose",
-        action="store_true",
-        default=False,
         help="print the traffic live on stderr (tei playtak -v logs it; tei serve -v "
         "logs each session)",
     )
-    json: bool = setting(
+    json: bool = switch(
         "--json",
-        action="store_true",
-        default=False,
         help="print one JSON document instead of the text lines: engine, game, rules, "
         "passed, counts and every check's name, status (pass/fail/skip), detail and excerpt",
     )
-    skip: list[str] = setting(
+    skip: list[str] = list_option(
         "--skip",
-        action="append",
-        default=[],
-        metavar="CHECK",
-        help="do not run this check (repeatable; quote names with spaces), e.g. "
+        "do not run this check (repeatable; quote names with spaces), e.g. "
         "--skip 'bare go + stop' for an engine known to need limits",
+        metavar="CHECK",
     )
 
 

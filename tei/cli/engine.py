@@ -13,18 +13,19 @@ import attrs
 from bots.registry import bot_names, default_bot
 from rules.registry import GAME_NAMES
 from tei.cli import build_line
-from tei.cli.fields import add_settings, setting
+from tei.cli.fields import add_settings, setting, switch
 from tei.cli.options import (
     GameOptions,
     checked_game_options,
-    pairs_option,
+    list_option,
+    seconds_option,
     set_epilog,
     usage_error,
 )
 from tei.errors import OptionValueError
 from tei.host.loop import serve
 from tei.host.state import HostConfig, HostSetupError, HostState
-from tei.values import POSITIVE_SECONDS, UsageError, split_pair
+from tei.values import UsageError, split_pair
 
 EPILOG = """\
 The engine speaks legacy TEI (what Tiltak, Taktician and racetrack speak) and accepts
@@ -51,7 +52,7 @@ class EngineOptions:
         help="the bot to serve: a built-in name (see --list) or module:Class naming any Bot "
         "subclass importable from PYTHONPATH (default: the strongest built-in bot per game)",
     )
-    option: list[str] = pairs_option(
+    option: list[str] = list_option(
         "--option", "set a TEI option before the session starts, e.g. HalfKomi=4 (repeatable)"
     )
     log: str | None = setting(
@@ -60,25 +61,19 @@ class EngineOptions:
         help="append all traffic to FILE ('>' received, '<' sent), as tei match, check and "
         "serve --log do (tei playtak --log is its whole log)",
     )
-    strict: bool = setting(
+    strict: bool = switch(
         "--strict",
-        action="store_true",
-        default=False,
         help="when the bot fails (raises, returns something that is not a legal action, or "
         "overruns its time), write the traceback or the bad value on stderr and exit with "
         "status 1 (default: answer with a stand-in move, after an 'info string error: bot "
         "failed: ...' or 'bot overran its time: ...' line)",
     )
-    tei_v1: bool = setting(
+    tei_v1: bool = switch(
         "--tei-v1",
-        action="store_true",
-        default=False,
         help="also announce TEI v1 'size ... halfkomi ...' lines (v1 commands are always read)",
     )
-    limit_cap: float | None = setting(
+    limit_cap: float | None = seconds_option(
         "--limit-cap",
-        type=POSITIVE_SECONDS,
-        metavar="S",
         help="stop a 'go depth'/'go nodes' search (one with no clock or movetime) after "
         "S seconds, as if 'stop' had come (default: no cap: the bot ends it, and the host "
         "stops it once its reports show the limit reached)",
@@ -86,12 +81,7 @@ class EngineOptions:
     name: str = setting(
         "--name", default="tei-host", help="engine name for 'id name' (default: tei-host)"
     )
-    list: bool = setting(
-        "--list",
-        action="store_true",
-        default=False,
-        help="list the games and bots available and exit",
-    )
+    list: bool = switch("--list", help="list the games and bots available and exit")
 
 
 #: `tei engine`'s settings, in the order of its help

@@ -73,6 +73,11 @@ def setting(*names: str, help: str, default: Any = None, **flag: Any) -> Any:
     return attrs.field(default=default, metadata={FLAG: Flag(names, help, **flag)})
 
 
+def switch(*names: str, help: str, **flag: Any) -> Any:
+    """A field that is an on/off option (`store_true`), off by default."""
+    return setting(*names, help=help, action="store_true", default=False, **flag)
+
+
 T = TypeVar("T")
 
 

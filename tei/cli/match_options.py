@@ -24,8 +24,8 @@ from adapters.referee.schedule import TOURNAMENTS
 from bots.registry import bot_names
 from tei.cli.config import Command, Settings
 from tei.cli.engines import EngineFile, read_engines
-from tei.cli.fields import setting
-from tei.cli.options import GameOptions, game_options, live_view_options
+from tei.cli.fields import setting, switch
+from tei.cli.options import GameOptions, game_options, live_view_options, path_option, words_option
 
 EPILOG = """\
 engine keys (for --engine and --each):
@@ -82,13 +82,9 @@ class EngineOptions:
         metavar="KEY=VALUE",
         help="an engine of the match (repeat for each engine); keys below",
     )
-    each: list[str] | None = setting(
-        "--each", nargs="+", metavar="KEY=VALUE", help="keys shared by every engine"
-    )
-    engines_file: Path | None = setting(
+    each: list[str] | None = words_option("--each", help="keys shared by every engine")
+    engines_file: Path | None = path_option(
         "--engines",
-        type=Path,
-        metavar="FILE",
         help="named engines for conf=NAME (TOML, one table per engine: docs/engines.toml)",
     )
 
@@ -148,23 +144,16 @@ class JudgingOptions:
         "watchdog seconds: handshake, isready, moves without a time limit (default 60)",
         "S",
     )
-    sprt: list[str] | None = setting(
+    sprt: list[str] | None = words_option(
         "--sprt",
-        nargs="+",
-        metavar="KEY=VALUE",
         help="stop at an SPRT bound: elo0= elo1= [alpha=0.05] [beta=0.05] [model=pentanomial]",
     )
-    resign: list[str] | None = setting(
+    resign: list[str] | None = words_option(
         "--resign",
-        nargs="+",
-        metavar="KEY=VALUE",
         help="adjudicate a loss by the engines' scores: movecount=N score=CP [twosided=true]",
     )
-    draw: list[str] | None = setting(
-        "--draw",
-        nargs="+",
-        metavar="KEY=VALUE",
-        help="adjudicate a draw by the engines' scores: movenumber=N movecount=M score=CP",
+    draw: list[str] | None = words_option(
+        "--draw", help="adjudicate a draw by the engines' scores: movenumber=N movecount=M score=CP"
     )
     tinue_adjudication: list[str] | None = setting(
         "--tinue-adjudication",
@@ -178,28 +167,15 @@ class JudgingOptions:
 class OutputOptions:
     TITLE: ClassVar[str] = "output"
 
-    records: Path | None = setting(
-        "--ptnout",
-        "--pgnout",
-        type=Path,
-        metavar="FILE",
-        help="append game records here",
-    )
-    log: Path | None = setting(
+    records: Path | None = path_option("--ptnout", "--pgnout", help="append game records here")
+    log: Path | None = path_option(
         "--log",
-        type=Path,
-        metavar="FILE",
         help="append all engine traffic here (as tei engine and tei serve --log; "
         "tei playtak --log is its whole log)",
     )
-    json: Path | None = setting(
-        "--json", type=Path, metavar="FILE", help="write a machine-readable summary here"
-    )
-    state: Path | None = setting(
-        "--state",
-        type=Path,
-        metavar="FILE",
-        help="state file for resuming (default: RECORDS.state when --ptnout is given)",
+    json: Path | None = path_option("--json", help="write a machine-readable summary here")
+    state: Path | None = path_option(
+        "--state", help="state file for resuming (default: RECORDS.state when --ptnout is given)"
     )
     resume: str | None = setting(
         "--resume",
@@ -208,10 +184,8 @@ class OutputOptions:
         help="continue the match saved in this state file (a line of another match or a game"
         " outside its schedule is refused, exit 2; complete records are never removed)",
     )
-    force: bool = setting(
+    force: bool = switch(
         "--force",
-        action="store_true",
-        default=False,
         setting=False,
         help="start a new match even when the state file holds an unfinished one (it is"
         " replaced; without --force that is refused, exit 2)",
@@ -220,9 +194,7 @@ class OutputOptions:
         "--event", default=DEFAULTS["event"], help='PTN Event tag (default "tei match")'
     )
     site: str = setting("--site", default=DEFAULTS["site"], help='PTN Site tag (default "local")')
-    quiet: bool = setting(
-        "--quiet", action="store_true", default=False, help="print only the final table"
-    )
+    quiet: bool = switch("--quiet", help="print only the final table")
 
 
 #: `tei match`'s settings, in the order of its help and of --print-config

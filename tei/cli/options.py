@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar, NoReturn
 
 import attrs
@@ -18,9 +20,9 @@ import attrs
 from adapters.web.options import DEFAULT_MAX_WATCHERS
 from rules.game import Game, GameError
 from rules.registry import GAME_NAMES, game_class
-from tei.cli.fields import flags, of, setting
+from tei.cli.fields import flags, of, setting, switch
 from tei.game_rules import FLAGS, check_game_options
-from tei.values import UsageError, int_in, split_pair
+from tei.values import POSITIVE_SECONDS, UsageError, int_in, split_pair
 
 
 def set_epilog(parser: argparse.ArgumentParser, text: str) -> None:
@@ -29,9 +31,9 @@ def set_epilog(parser: argparse.ArgumentParser, text: str) -> None:
     parser.epilog = text
 
 
-def pairs_option(flag: str, help: str, metavar: str = "NAME=VALUE") -> Any:
-    """A field: a repeatable `flag NAME=VALUE` option (a list of the words given; see
-    `tei.values.split_pair`)."""
+def list_option(flag: str, help: str, metavar: str = "NAME=VALUE") -> Any:
+    """A field: a repeatable option, a list of the values given (by default `NAME=VALUE`
+    words: see `tei.values.split_pair`)."""
     return setting(flag, action="append", default=[], metavar=metavar, help=help)
 
 
@@ -41,6 +43,28 @@ def count_option(
     """A field: an integer option of at least `low`; a smaller value or a word is a usage
     error that names the option and the bound (`tei.values.int_in`)."""
     return setting(flag, type=int_in(low), default=default, metavar=metavar, help=help)
+
+
+def seconds_option(
+    flag: str,
+    help: str,
+    *,
+    default: float | None = None,
+    type: Callable[[str], float] = POSITIVE_SECONDS,
+) -> Any:
+    """A field: a time in seconds (`S`), more than 0 unless `type` says otherwise."""
+    return setting(flag, type=type, default=default, metavar="S", help=help)
+
+
+def words_option(flag: str, help: str, **flag_words: Any) -> Any:
+    """A field: one option of several KEY=VALUE words (`--each tc=10 st=1`)."""
+    return setting(flag, nargs="+", metavar="KEY=VALUE", help=help, **flag_words)
+
+
+def path_option(*names: str, help: str, metavar: str = "FILE") -> Any:
+    """A field: a file or folder (a relative one in a config file is taken from the
+    file's folder)."""
+    return setting(*names, type=Path, metavar=metavar, help=help)
 
 
 def moves_option() -> Any:
@@ -72,19 +96,9 @@ class GameOptions:
     players: int | None = setting(
         "--players", type=int, metavar="N", help="Traxit players 2-4 (default 2)"
     )
-    teams: bool = setting(
-        "--teams",
-        action="store_true",
-        default=False,
-        help="Traxit team play (2 against 2: means --players 4)",
-    )
-    short_game: bool = setting(
-        "--short-game",
-        action="store_true",
-        default=False,
-        help="Traxit short game: 3 sets of 3 rounds",
-    )
-    rule: list[str] = pairs_option(
+    teams: bool = switch("--teams", help="Traxit team play (2 against 2: means --players 4)")
+    short_game: bool = switch("--short-game", help="Traxit short game: 3 sets of 3 rounds")
+    rule: list[str] = list_option(
         "--rule",
         "any other rules option of the game core (repeatable), e.g. flats=25",
         metavar="KEY=VALUE",
@@ -164,10 +178,8 @@ def live_view_options(shows: str) -> type:
             help=f"serve a live web view of {shows} on this address (host default 127.0.0.1,"
             " port 0 picks a free one); read-only and unauthenticated (docs/live.md)",
         )
-        live_public: bool = setting(
+        live_public: bool = switch(
             "--live-public",
-            action="store_true",
-            default=False,
             help="allow --live on a non-loopback address (anyone who reaches it can watch)",
         )
         live_max_watchers: int = setting(

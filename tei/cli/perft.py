@@ -16,7 +16,7 @@ import attrs
 
 from rules.game import GameError
 from rules.registry import game_class
-from tei.cli.fields import add_settings, setting
+from tei.cli.fields import add_settings, setting, switch
 from tei.cli.options import GameOptions, game_at, moves_option, usage_error
 from tei.values import int_in
 
@@ -32,21 +32,11 @@ class PerftOptions:
     depth: int = setting(
         "--depth", type=int_in(0), required=True, metavar="N", help="plies to search (>= 0)"
     )
-    divide: bool = setting(
-        "--divide",
-        action="store_true",
-        default=False,
-        help="print '<action> <count>' per root action first",
-    )
+    divide: bool = switch("--divide", help="print '<action> <count>' per root action first")
     position: str | None = setting("--position", help="start from this position string of the game")
     tps: str | None = setting("--tps", help="Tak: start from this TPS (same as --position)")
     moves: str = moves_option()
-    time: bool = setting(
-        "--time",
-        action="store_true",
-        default=False,
-        help="also print the time taken and leaves per second",
-    )
+    time: bool = switch("--time", help="also print the time taken and leaves per second")
     progress: bool | None = setting(
         "--progress",
         action=argparse.BooleanOptionalAction,

@@ -20,9 +20,15 @@ from adapters.playtak.seek_filter import (
 from adapters.playtak.session import SessionSettings
 from adapters.playtak.transport import DEFAULT_SERVER
 from tei.cli.config import Command
-from tei.cli.fields import Flag, flags, setting
-from tei.cli.options import live_view_options
-from tei.values import POSITIVE_SECONDS, float_in, int_in
+from tei.cli.fields import Flag, flags, setting, switch
+from tei.cli.options import (
+    count_option,
+    list_option,
+    live_view_options,
+    path_option,
+    seconds_option,
+)
+from tei.values import float_in
 
 EPILOG = """\
 examples:
@@ -83,18 +89,11 @@ class EngineOptions:
         help="the engine of this name in the --engines file (its command or bot, name, "
         "options and folder; its time control is the server's)",
     )
-    engines: Path | None = setting(
-        "--engines",
-        type=Path,
-        metavar="FILE",
-        help="named engines (TOML, as tei match --engines: docs/engines.toml)",
+    engines: Path | None = path_option(
+        "--engines", help="named engines (TOML, as tei match --engines: docs/engines.toml)"
     )
-    engine_option: list[str] = setting(
-        "--engine-option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="set an engine option before play (repeatable)",
+    engine_option: list[str] = list_option(
+        "--engine-option", "set an engine option before play (repeatable)"
     )
     engine_name: str | None = setting(
         "--engine-name", metavar="NAME", help="name of the engine in logs"
@@ -134,33 +133,27 @@ class GamesOptions:
         metavar="SPEC",
         help="post this seek (see below); repeat it for a list posted in turn",
     )
-    seek_rotate: float = setting(
+    seek_rotate: float = seconds_option(
         "--seek-rotate",
-        type=POSITIVE_SECONDS,
-        default=BRIDGE.seek_rotate_seconds,
-        metavar="S",
         help="replace a seek nobody took by the next of the list after S s (default "
         f"{BRIDGE.seek_rotate_seconds:g})",
+        default=BRIDGE.seek_rotate_seconds,
     )
-    games: int | None = setting(
-        "--games", type=int_in(1), metavar="N", help="stop after N games (default: never)"
-    )
-    move_overhead: int = setting(
+    games: int | None = count_option("--games", 1, "stop after N games (default: never)")
+    move_overhead: int = count_option(
         "--move-overhead",
-        type=int_in(0),
+        0,
+        f"ms kept back from our clock for network lag (default {BRIDGE.move_overhead_ms})",
         default=BRIDGE.move_overhead_ms,
         metavar="MS",
-        help=f"ms kept back from our clock for network lag (default {BRIDGE.move_overhead_ms})",
     )
-    max_move_time: float | None = setting(
+    max_move_time: float | None = seconds_option(
         "--max-move-time",
-        type=POSITIVE_SECONDS,
-        metavar="S",
         help="restart an engine that has not answered after S seconds (default: a quarter "
         "of the clock left, at least 30 s)",
     )
-    ptn_dir: Path | None = setting(
-        "--ptn-dir", type=Path, metavar="DIR", help="write each game as PTN here"
+    ptn_dir: Path | None = path_option(
+        "--ptn-dir", help="write each game as PTN here", metavar="DIR"
     )
 
 
@@ -181,12 +174,7 @@ class AcceptOptions:
         "While none is there, our own seeks are posted."
     )
 
-    accept: bool = setting(
-        "--accept",
-        action="store_true",
-        default=False,
-        help="accept the seeks that pass the filters below",
-    )
+    accept: bool = switch("--accept", help="accept the seeks that pass the filters below")
     accept_from: str | None = setting(
         "--accept-from", metavar="NAME", help="accept the seeks of this player (--accept --allow)"
     )
@@ -238,12 +226,7 @@ class InGameOptions:
         'of 0 on M moves in a row: "movenumber=N movecount=M score=CP"; offers are '
         "accepted while that holds",
     )
-    accept_draws: bool = setting(
-        "--accept-draws",
-        action="store_true",
-        default=False,
-        help="accept every draw offer (default: decline)",
-    )
+    accept_draws: bool = switch("--accept-draws", help="accept every draw offer (default: decline)")
     undo: str = setting(
         "--undo",
         choices=UNDO_CHOICES,
@@ -270,17 +253,14 @@ class ConnectionOptions:
         metavar="URL",
         help=f"wss://host/ws, ws://host:port/ws or tcp://host:port (default {DEFAULT_SERVER})",
     )
-    ca_file: Path | None = setting(
+    ca_file: Path | None = path_option(
         "--ca-file",
-        type=Path,
-        metavar="PEM",
         help="also trust the certificate authorities in this PEM file for wss:// (the "
         "system's, or those of $SSL_CERT_FILE, stay trusted)",
+        metavar="PEM",
     )
-    insecure: bool = setting(
+    insecure: bool = switch(
         "--insecure",
-        action="store_true",
-        default=False,
         help="do not verify the server's TLS certificate (a warning is logged on every "
         "connect; for tests only)",
     )
@@ -297,26 +277,19 @@ class ConnectionOptions:
         metavar="NAME",
         help="sent with `Client` (default tei-playtak)",
     )
-    ping_interval: float = setting(
-        "--ping-interval",
-        type=POSITIVE_SECONDS,
-        default=SESSION.ping_interval,
-        metavar="S",
-        help="PING every S s (30)",
+    ping_interval: float = seconds_option(
+        "--ping-interval", help="PING every S s (30)", default=SESSION.ping_interval
     )
-    dead_after: float = setting(
+    dead_after: float = seconds_option(
         "--dead-after",
-        type=POSITIVE_SECONDS,
-        default=SESSION.dead_after,
-        metavar="S",
         help="reconnect when the server is silent this long (90)",
+        default=SESSION.dead_after,
     )
-    max_backoff: float = setting(
+    max_backoff: float = seconds_option(
         "--max-backoff",
-        type=float_in(1),
-        default=SESSION.backoff_max,
-        metavar="S",
         help="longest wait between reconnects outside games (60; 5 during a game)",
+        default=SESSION.backoff_max,
+        type=float_in(1),
     )
 
 
@@ -324,10 +297,8 @@ class ConnectionOptions:
 class LoggingOptions:
     TITLE: ClassVar[str] = "logging"
 
-    log: Path | None = setting(
+    log: Path | None = path_option(
         "--log",
-        type=Path,
-        metavar="FILE",
         help="also write the log (what stderr shows) to FILE; tei match, engine and serve "
         "write engine traffic with --log instead",
     )
@@ -337,25 +308,21 @@ class LoggingOptions:
         default="info",
         help="the least important messages logged (default info; -v means debug)",
     )
-    log_max_bytes: int = setting(
+    log_max_bytes: int = count_option(
         "--log-max-bytes",
-        type=int_in(0),
+        0,
+        "start a new --log file once it holds N bytes (default 0: never)",
         default=0,
-        metavar="N",
-        help="start a new --log file once it holds N bytes (default 0: never)",
     )
-    log_backups: int = setting(
+    log_backups: int = count_option(
         "--log-backups",
-        type=int_in(1),
+        1,
+        "old --log files kept as FILE.1 ... FILE.N with --log-max-bytes (default 5)",
         default=5,
-        metavar="N",
-        help="old --log files kept as FILE.1 ... FILE.N with --log-max-bytes (default 5)",
     )
-    verbose: bool = setting(
+    verbose: bool = switch(
         "-v",
         "--verbose",
-        action="store_true",
-        default=False,
         help="log every line sent and read (the server's and the engine's), at the debug "
         "level: means --log-level debug",
     )
@@ -365,10 +332,8 @@ class LoggingOptions:
 class PonderOptions:
     TITLE: ClassVar[str] = "pondering"
 
-    ponder: bool = setting(
+    ponder: bool = switch(
         "--ponder",
-        action="store_true",
-        default=False,
         help="bots (--bot) keep searching on the opponent's time, on the reply "
         "they expect, with standard go infinite / stop (default off; refused with --engine)",
     )

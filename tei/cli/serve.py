@@ -14,14 +14,15 @@ import trio
 from adapters.web.tei_origins import OriginPatternError, OriginPolicy
 from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
 from tei.cli.engine import host_config, set_options
-from tei.cli.fields import add_settings, setting
+from tei.cli.fields import add_settings, setting, switch
 from tei.cli.options import (
     GameOptions,
     count_option,
     engine_command,
     engine_command_option,
     game_options,
-    pairs_option,
+    list_option,
+    seconds_option,
     set_epilog,
     usage_error,
 )
@@ -68,34 +69,28 @@ class ServeOptions:
     bot: str | None = setting(
         "--bot", metavar="NAME", help="built-in bot to serve (default: the strongest per game)"
     )
-    option: list[str] = pairs_option(
+    option: list[str] = list_option(
         "--option",
         "built-in bot: set a TEI option in each session before it starts, e.g. HalfKomi=4 "
         "(repeatable)",
     )
-    allow_origin: list[str] = setting(
+    allow_origin: list[str] = list_option(
         "--allow-origin",
-        action="append",
-        default=[],
+        "also allow pages from ORIGIN, e.g. http://localhost:* or https://my.site (repeatable)",
         metavar="ORIGIN",
-        help="also allow pages from ORIGIN, e.g. http://localhost:* or https://my.site "
-        "(repeatable)",
     )
-    allow_any_origin: bool = setting(
+    allow_any_origin: bool = switch(
         "--allow-any-origin",
-        action="store_true",
-        default=False,
         help="allow pages from any origin (any web page you visit could use the engine)",
     )
     max_sessions: int = count_option(
         "--max-sessions", 1, "sessions open at once; more are refused (default: 2)", default=2
     )
-    idle_timeout: float = setting(
+    idle_timeout: float = seconds_option(
         "--idle-timeout",
-        type=SECONDS,
-        default=1800.0,
-        metavar="S",
         help="close a session after S seconds without traffic either way (default: 1800; 0: never)",
+        default=1800.0,
+        type=SECONDS,
     )
     log: str | None = setting(
         "--log",
@@ -103,20 +98,13 @@ class ServeOptions:
         help="append all traffic to FILE (as tei match, engine and check --log; tei playtak "
         "--log is its whole log)",
     )
-    tei_v1: bool = setting(
-        "--tei-v1",
-        action="store_true",
-        default=False,
-        help="built-in bot: also announce TEI v1 size lines",
-    )
+    tei_v1: bool = switch("--tei-v1", help="built-in bot: also announce TEI v1 size lines")
     name: str = setting(
         "--name", default="tei-host", help="built-in bot: engine name for 'id name'"
     )
-    verbose: bool = setting(
+    verbose: bool = switch(
         "-v",
         "--verbose",
-        action="store_true",
-        default=False,
         help="log each session (not its traffic: that is --log FILE; tei check and tei "
         "playtak -v show the traffic)",
     )
