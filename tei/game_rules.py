@@ -25,12 +25,13 @@ from typing import Any
 
 import attrs
 
-from rules.game import Game, GameError, OptionSpec
+from rules.game import Game, GameError, OptionError, OptionSpec
 from rules.registry import GAME_NAMES, game_class
 from tei.protocol_messages import OptionDecl
 
 __all__ = [
     "TeiSettings",
+    "check_game_options",
     "legacy_games",
     "option_decl",
     "pinned_rules",
@@ -223,3 +224,44 @@ def rules_from_tei(
         else:
             opts[spec.name] = value
     return opts
+
+
+#: rules option -> the flag that sets it (for "drop --komi" hints)
+FLAGS = {
+    "size": "--size",
+    "komi": "--komi",
+    "halfkomi": "--komi",
+    "players": "--players",
+    "teams": "--teams",
+    "shortgame": "--short-game",
+}
+
+
+def check_game_options(game: str, rules: Mapping[str, Any]) -> dict[str, str]:
+    """`rules` validated and normalised for `game` (see `Game.validate_options`).
+
+    GameError names the bad option; one that belongs to other games says so and which
+    flag to drop (`komi is a Tak rule; trike has none (drop --komi)`).
+    """
+    cls = game_class(game)
+    try:
+        checked = cls.validate_options(rules)
+        cls.new(checked)  # what only a game can check (e.g. Traxit's list of tiles)
+        return checked
+    except OptionError as exc:
+        key = exc.option.strip().lower()
+        if key in {spec.name for spec in cls.option_specs()}:
+            raise
+        owners = [
+            name.capitalize()
+            for name in GAME_NAMES
+            if name != cls.name and key in {s.name for s in game_class(name).option_specs()}
+        ]
+        if not owners:
+            raise
+        flag = FLAGS.get(key, f"--rule {key}=...")
+        raise OptionError(
+            f"{key} is a {' and '.join(owners)} rule; {cls.name} has none (drop {flag})",
+            exc.option,
+            exc.value,
+        ) from None

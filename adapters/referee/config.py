@@ -20,11 +20,25 @@ from adapters.referee.setting_types import check_shapes
 from adapters.referee.sprt import Sprt, SprtError
 from rules.game import GameError
 from rules.registry import game_class
-from tei.cli.engines import ENGINE_KEYS
-from tei.cli.numbers import SEED, float_in, int_in
-from tei.cli.options import check_game_options
-from tei.game_rules import pinned_rules, rules_set_options
+from tei.game_rules import check_game_options, pinned_rules, rules_set_options
+from tei.values import SEED, float_in, int_in
 
+#: keys of an engine (an --engine spec or a table of the engines file; plus option.NAME)
+ENGINE_KEYS = (
+    "conf",
+    "cmd",
+    "name",
+    "dir",
+    "arg",
+    "bot",
+    "tc",
+    "st",
+    "nodes",
+    "depth",
+    "margin",
+    "restart",
+    "options",
+)
 #: the clock of an engine given no tc=, st=, nodes= or depth=
 DEFAULT_TC = "10+0.1"
 

@@ -1,5 +1,6 @@
-"""The live view's options of `tei match` and `tei playtak`: `--live [HOST:]PORT`,
-`--live-public` and `--live-max-watchers`.
+"""The live view's options of `tei match` and `tei playtak` (`--live [HOST:]PORT`,
+`--live-public` and `--live-max-watchers`, declared by tei.cli.options): their values
+and the address checked.
 
 Light on purpose: the web stack is imported only when a live view is asked for.
 """
@@ -12,41 +13,10 @@ import ipaddress
 import attrs
 
 from adapters.web.errors import WebError
-from tei.cli.keys import Parser
 
 DEFAULT_HOST = "127.0.0.1"
 #: event streams served at once; more are answered 503
 DEFAULT_MAX_WATCHERS = 32
-
-
-def add_live_options(parser: Parser, what: str) -> None:
-    """The live view's options in their own group; `what` says what the page shows."""
-    group = parser.add_argument_group("live view")
-    group.add_argument(
-        "--live",
-        metavar="[HOST:]PORT",
-        help=f"serve a live web view of {what} on this address (host default 127.0.0.1,"
-        " port 0 picks a free one); read-only and unauthenticated (docs/live.md)",
-    )
-    group.add_argument(
-        "--live-public",
-        action="store_true",
-        help="allow --live on a non-loopback address (anyone who reaches it can watch)",
-    )
-    group.add_argument(
-        "--live-max-watchers",
-        type=_watchers,
-        default=DEFAULT_MAX_WATCHERS,
-        metavar="N",
-        help=f"watchers served at once (default {DEFAULT_MAX_WATCHERS}); more are answered"
-        " 503 (busy)",
-    )
-
-
-def _watchers(text: str) -> int:
-    if not text.strip().isdigit() or not 1 <= int(text) <= 10000:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of watchers (1-10000)")
-    return int(text)
 
 
 @attrs.frozen

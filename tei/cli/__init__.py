@@ -16,14 +16,14 @@ from tei.closed_output import CLOSED_OUTPUT_STATUS, is_closed_output, silence
 
 #: name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "match": ("adapters.referee.cli", "play a local match between engines (default: two bots)"),
-    "engine": ("tei.host.cli", "serve a built-in bot as a TEI engine on stdin/stdout"),
-    "check": ("tei.check_cli", "check a TEI engine for protocol compliance"),
+    "match": ("tei.cli.match", "play a local match between engines (default: two bots)"),
+    "engine": ("tei.cli.engine", "serve a built-in bot as a TEI engine on stdin/stdout"),
+    "check": ("tei.cli.check", "check a TEI engine for protocol compliance"),
     "perft": ("tei.cli.perft", "count leaf nodes of the move tree (rules self-test)"),
     "show": ("tei.cli.show", "print a position as a board picture"),
-    "analyse": ("adapters.analyse.cli", "annotate finished games with an engine's judgement"),
-    "playtak": ("adapters.playtak.cli", "play on a playtak.com-style server with an engine"),
-    "serve": ("adapters.web.tei_serve_cli", "serve an engine over websocket to browser GUIs"),
+    "analyse": ("tei.cli.analyse", "annotate finished games with an engine's judgement"),
+    "playtak": ("tei.cli.playtak", "play on a playtak.com-style server with an engine"),
+    "serve": ("tei.cli.serve", "serve an engine over websocket to browser GUIs"),
 }
 
 

@@ -18,12 +18,13 @@ import argparse
 import copy
 import json
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from tei.cli import fields
 from tei.cli.keys import Declared, OptionTable
 from tei.cli.options import set_epilog
 from tei.errors import TeiError
@@ -301,6 +302,17 @@ class Command:
         self._declare = declare
         self._epilog = epilog
         self._table: OptionTable | None = None
+
+    @classmethod
+    def of(cls, settings: Sequence[type], epilog: str, what: str) -> Command:
+        """The command whose options are the fields of the settings classes `settings`
+        (tei.cli.fields), then `--config FILE` and `--print-config`; `what` names what
+        the file holds."""
+
+        def declare(real: argparse.ArgumentParser) -> OptionTable:
+            return finish(fields.declare(real, settings), what)
+
+        return cls(declare, epilog)
 
     def configure(self, parser: argparse.ArgumentParser) -> None:
         set_epilog(parser, self._epilog)

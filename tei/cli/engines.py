@@ -22,25 +22,10 @@ from typing import Any
 
 import attrs
 
+from adapters.referee.config import ENGINE_KEYS
 from tei.cli.config import ConfigError, key_lines, load_toml, read_text
 from tei.cli.keys import show
 
-#: keys of an engine (an --engine spec or a table of the engines file; plus option.NAME)
-ENGINE_KEYS = (
-    "conf",
-    "cmd",
-    "name",
-    "dir",
-    "arg",
-    "bot",
-    "tc",
-    "st",
-    "nodes",
-    "depth",
-    "margin",
-    "restart",
-    "options",
-)
 #: keys whose value is one string (a number or true/false is written as one)
 TEXT_KEYS = ("cmd", "name", "dir", "bot", "tc", "st", "nodes", "depth", "margin", "restart")
 

@@ -179,10 +179,6 @@ class Option:
         return value
 
 
-#: argparse actions -> the kind of their key (by the `action` given to add_argument)
-FLAG_ACTIONS = ("store_true", "store_false", "store_const")
-
-
 def option_of(
     flags: tuple[str, ...], kwargs: dict[str, Any], dest: str, group: str, secret: bool
 ) -> Option | None:

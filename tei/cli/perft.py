@@ -10,11 +10,43 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from typing import ClassVar
+
+import attrs
 
 from rules.game import GameError
 from rules.registry import game_class
-from tei.cli.numbers import int_in
-from tei.cli.options import add_game_options, add_moves_option, game_at, usage_error
+from tei.cli.fields import add_settings, setting, switch
+from tei.cli.options import GameOptions, game_at, moves_option, usage_error
+from tei.values import int_in
+
+#: the depth from which progress is shown on a terminal
+PROGRESS_DEPTH = 5
+
+
+@attrs.frozen
+class PerftOptions:
+    TITLE: ClassVar[str] = ""
+    EXCLUSIVE: ClassVar[tuple[str, ...]] = ("position", "tps")
+
+    depth: int = setting(
+        "--depth", type=int_in(0), required=True, metavar="N", help="plies to search (>= 0)"
+    )
+    divide: bool = switch("--divide", help="print '<action> <count>' per root action first")
+    position: str | None = setting("--position", help="start from this position string of the game")
+    tps: str | None = setting("--tps", help="Tak: start from this TPS (same as --position)")
+    moves: str = moves_option()
+    time: bool = switch("--time", help="also print the time taken and leaves per second")
+    progress: bool | None = setting(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="report each root action's count on stderr as it is done (default: at depth "
+        f"{PROGRESS_DEPTH} and more when stderr is a terminal)",
+    )
+
+
+#: `tei perft`'s settings, in the order of its help
+SETTINGS = (PerftOptions, GameOptions)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -22,30 +54,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Examples: tei perft --size 5 --depth 4;  "
         'tei perft --tps "x2,2/x,1,x/1,x2 2 2" --depth 3 --divide'
     )
-    parser.add_argument(
-        "--depth", type=int_in(0), required=True, metavar="N", help="plies to search (>= 0)"
-    )
-    parser.add_argument(
-        "--divide", action="store_true", help="print '<action> <count>' per root action first"
-    )
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--position", help="start from this position string of the game")
-    where.add_argument("--tps", help="Tak: start from this TPS (same as --position)")
-    add_moves_option(parser)
-    parser.add_argument(
-        "--time", action="store_true", help="also print the time taken and leaves per second"
-    )
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        help="report each root action's count on stderr as it is done (default: at depth "
-        f"{PROGRESS_DEPTH} and more when stderr is a terminal)",
-    )
-    add_game_options(parser)
-
-
-#: the depth from which progress is shown on a terminal
-PROGRESS_DEPTH = 5
+    add_settings(parser, SETTINGS)
 
 
 def _progress(total: int, started: float) -> Callable[[str, int], None]:

@@ -4,32 +4,45 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import ClassVar
+
+import attrs
 
 from rules.game import GameError
-from tei.cli.options import add_game_options, add_moves_option, game_at, usage_error
+from tei.cli.fields import add_settings, setting
+from tei.cli.options import GameOptions, game_at, moves_option, usage_error
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+@attrs.frozen
+class ShowOptions:
+    TITLE: ClassVar[str] = ""
+
+    position: list[str] = setting(
         "position",
         nargs="*",
         help="position string (the words may be given separately); default: the start position",
     )
-    parser.add_argument(
+    position_option: str | None = setting(
         "--position",
         "--tps",
-        dest="position_option",
         metavar="STRING",
         help="the position string as one argument (--tps for Tak, as in tei perft)",
     )
-    add_moves_option(parser)
-    parser.add_argument(
+    moves: str = moves_option()
+    svg: str | None = setting(
         "--svg",
         metavar="FILE",
         help="write an SVG picture of the position (the last move highlighted) to FILE;"
         " '-' for standard output instead of the text picture",
     )
-    add_game_options(parser)
+
+
+#: `tei show`'s settings, in the order of its help
+SETTINGS = (ShowOptions, GameOptions)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_settings(parser, SETTINGS)
 
 
 def run(args: argparse.Namespace) -> int:

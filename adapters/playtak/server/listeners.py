@@ -24,9 +24,8 @@ import trio_websocket
 from adapters.playtak.protocol import ENCODING, MAX_LINE
 from adapters.playtak.server.lobby import LobbyCore, Output, ServerSettings
 from adapters.playtak.watch import Changes
-from tei.cli.numbers import PORT, POSITIVE_SECONDS, SECONDS, SEED
-from tei.cli.options import UsageError, split_pair
 from tei.lines import LineSplitter, LongLine, SafeFormatter
+from tei.values import PORT, POSITIVE_SECONDS, SECONDS, SEED, UsageError, split_pair
 
 log = logging.getLogger("playtak.server")
 

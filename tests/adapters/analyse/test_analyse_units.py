@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from adapters.analyse import threats
-from adapters.analyse.cli import Progress
 from adapters.analyse.judge import Eval, Thresholds, comment, judge
 from adapters.analyse.records import GameText, RecordError, positions, read_games
 from adapters.analyse.state import StateError, StateWriter, read_state
 from adapters.analyse.writer import Note, annotate
 from rules.game import Outcome
 from rules.tak.game import TakGame
+from tei.cli.analyse import Progress
 from tei.protocol import Score
 
 TWO_GAMES = """[Player1 "Alice"]

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import trio
 
-from adapters.playtak.cli import site_name
 from rules.tak.ptn import PtnGame
 from tei.cli import main
+from tei.cli.playtak import site_name
 from tei.lines import LineSplitter
 from tests.support.engines.procs import alive, fake, mentioning
 from tests.support.playtak.lines import LineClient

@@ -18,12 +18,13 @@ from pathlib import Path
 import pytest
 import trio
 
-from adapters.playtak.cli import configure
-from adapters.playtak.cli_options import option_table
 from rules.tak.ptn import PtnGame
 from tei.cli import main
 from tei.cli.config import MASK, read_toml, toml_value
+from tei.cli.fields import flags
 from tei.cli.keys import NOT_SETTINGS, OptionTable
+from tei.cli.playtak import configure
+from tei.cli.playtak_options import SETTINGS, option_table
 from tests.support import ROOT
 
 TEI = [sys.executable, "-m", "tei", "playtak"]
@@ -57,15 +58,12 @@ def playtak_table() -> OptionTable:
 
 
 def test_every_option_of_tei_playtak_is_a_config_key() -> None:
-    parser = playtak_parser()
-    longs = {
-        flag[2:]
-        for action in parser._actions
-        for flag in action.option_strings[:2]
-        if flag.startswith("--")
-    }
+    dests = set(vars(playtak_parser().parse_args([])))  # every option of the parser
     keys = {option.key for option in playtak_table().options}
-    assert keys == longs - set(NOT_SETTINGS)
+    assert {option.dest for option in playtak_table().options} == dests - {
+        key.replace("-", "_") for key in NOT_SETTINGS
+    }
+    assert keys == {flag.key for cls in SETTINGS for _, flag in flags(cls)}
     assert {"seek", "engine-option", "password", "log-max-bytes", "verbose"} <= keys
     secret = {option.key for option in playtak_table().options if option.secret}
     assert secret == {"password", "guest-token"}
@@ -93,9 +91,9 @@ def test_the_example_file_is_valid_and_shows_every_key_with_its_default() -> Non
 
 
 def test_each_default_is_stated_by_its_help_as_the_parser_has_it() -> None:
-    """The parser is the one source of defaults (the example file is checked above);
-    the help, written by hand, must agree with it."""
-    helps = {action.dest: action.help or "" for action in playtak_parser()._actions}
+    """The settings classes are the one source of defaults (the example file is checked
+    above); the help, written by hand, must agree with them."""
+    helps = {field.name: flag.help for cls in SETTINGS for field, flag in flags(cls)}
     for option in playtak_table().options:
         if option.default in (None, False, []):
             continue
@@ -365,8 +363,8 @@ def test_the_config_files_shown_in_the_docs_are_valid() -> None:
 
 def named(tmp_path: Path, *argv: str) -> argparse.Namespace:
     """The arguments of `tei playtak ARGV` with the --engine-conf engine resolved."""
-    from adapters.playtak.cli import with_named_engine
     from tei.cli.config import settings
+    from tei.cli.playtak import with_named_engine
 
     args = playtak_parser().parse_args(list(argv))
     merged = settings(args, option_table())
@@ -392,7 +390,7 @@ def test_engine_conf_gives_the_command_name_options_and_folder(tmp_path: Path) -
     engines.write_text(NAMED)
     args = named(tmp_path, "--engines", str(engines), "--engine-conf", "mine",
                  "--engine-option", "Hash=128")  # fmt: skip
-    from adapters.playtak.cli import _engine_argv, _engine_settings
+    from tei.cli.playtak import _engine_argv, _engine_settings
 
     assert _engine_argv(args) == ["./my-engine", "--threads", "2", "--quiet"]
     assert args.engine_name == "Mine" and args.engine_dir == str(tmp_path / "engines")
@@ -439,7 +437,7 @@ def test_a_bad_engine_conf_exits_2_naming_the_file_the_line_and_the_engine(
      (["--log-level", "debug"], logging.DEBUG), (["-v", "--log-level", "warning"], logging.DEBUG)],
 )  # fmt: skip
 def test_log_level_sets_the_least_important_messages_logged(argv: list[str], level: int) -> None:
-    from adapters.playtak.cli import _logging
+    from tei.cli.playtak import _logging
 
     args = playtak_parser().parse_args(argv)
     args = named_defaults(args)

@@ -116,8 +116,8 @@ async def test_tests_cannot_reach_beyond_127_0_0_1() -> None:
 
 
 def test_keep_alive_defaults_fit_the_server_timeouts() -> None:
-    from adapters.playtak.cli_options import option_table
     from adapters.playtak.server.lobby import ServerSettings
+    from tei.cli.playtak_options import option_table
 
     settings = SessionSettings()
     assert settings.ping_interval == 30.0

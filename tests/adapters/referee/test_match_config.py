@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from adapters.referee.cli import configure, merged_settings
-from adapters.referee.cli_options import option_table, settings_of
 from adapters.referee.config import build_config
 from tei.cli import main
+from tei.cli.match import configure, merged_settings
+from tei.cli.match_options import option_table, settings_of
 from tests.support import ROOT
 from tests.support.engines.procs import tei
 

@@ -20,12 +20,12 @@ from adapters.referee.adjudication import (
     Verdict,
     centiflats,
 )
-from adapters.referee.cli import configure, merged_settings
-from adapters.referee.cli_options import settings_of
 from adapters.referee.config import build_config
 from adapters.referee.engines import MatchError
 from adapters.referee.game_loop import GameSettings
 from rules.tak.game import TakGame
+from tei.cli.match import configure, merged_settings
+from tei.cli.match_options import settings_of
 
 NONE = (None, None, None)
 

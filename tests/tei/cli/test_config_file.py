@@ -21,7 +21,7 @@ from tei.cli.config import (
     settings,
 )
 from tei.cli.keys import Declared, Kind, OptionTable
-from tei.cli.numbers import POSITIVE_SECONDS, int_in
+from tei.values import POSITIVE_SECONDS, int_in
 
 
 def declare(real: argparse.ArgumentParser) -> OptionTable:

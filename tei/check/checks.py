@@ -10,7 +10,7 @@ import trio
 
 from rules.game import OptionSpec
 from rules.registry import game_class
-from tei.check_probe import CheckFailed, Probe, is_bestmove, played_out, second_seat_game
+from tei.check.probe import CheckFailed, Probe, is_bestmove, played_out, second_seat_game
 from tei.driver import Engine
 from tei.game_rules import v1_komi_spec
 from tei.protocol import OptionDecl, ProtocolError, ReadyOk, parse_engine_line

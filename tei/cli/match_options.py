@@ -8,7 +8,9 @@ import argparse
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
+
+import attrs
 
 from adapters.referee.config import (
     DEFAULTS,
@@ -19,12 +21,11 @@ from adapters.referee.config import (
 )
 from adapters.referee.engines import MatchError
 from adapters.referee.schedule import TOURNAMENTS
-from adapters.web.options import add_live_options
 from bots.registry import bot_names
-from tei.cli.config import Command, Settings, finish
+from tei.cli.config import Command, Settings
 from tei.cli.engines import EngineFile, read_engines
-from tei.cli.keys import Container, Declared, OptionTable, Parser
-from tei.cli.options import add_game_options, game_options
+from tei.cli.fields import setting, switch
+from tei.cli.options import GameOptions, game_options, live_view_options, path_option, words_option
 
 EPILOG = """\
 engine keys (for --engine and --each):
@@ -63,109 +64,98 @@ the file (an option given there replaces the file's list). See docs/referee.md.
 DEMO_SOURCE = "the demonstration match (no engine given)"
 
 
-def declare(real: argparse.ArgumentParser) -> OptionTable:
-    """Declare every option on `real`; each but --resume and --force is a key of the config file."""
-    parser = Declared(real, not_settings=("resume", "force"))
-    add_game_options(parser)
-    eng = parser.add_argument_group("engines")
-    eng.add_argument(
+def _number(flag: str, help: str, metavar: str = "N") -> Any:
+    """A numeric option, range-checked as its setting is (`NUMBERS`), its default the
+    setting's (`DEFAULTS`)."""
+    dest = flag[2:].replace("-", "_")
+    return setting(flag, type=NUMBERS[dest], default=DEFAULTS[dest], metavar=metavar, help=help)
+
+
+@attrs.frozen
+class EngineOptions:
+    TITLE: ClassVar[str] = "engines"
+
+    engine: list[list[str]] | None = setting(
         "--engine",
         action="append",
         nargs="+",
         metavar="KEY=VALUE",
         help="an engine of the match (repeat for each engine); keys below",
     )
-    eng.add_argument("--each", nargs="+", metavar="KEY=VALUE", help="keys shared by every engine")
-    eng.add_argument(
+    each: list[str] | None = words_option("--each", help="keys shared by every engine")
+    engines_file: Path | None = path_option(
         "--engines",
-        dest="engines_file",
-        type=Path,
-        metavar="FILE",
         help="named engines for conf=NAME (TOML, one table per engine: docs/engines.toml)",
     )
-    _schedule_options(parser)
-    _judging_options(parser)
-    _output_options(parser)
-    add_live_options(parser, "the match (boards, clocks, engine output, standings, records)")
-    return finish(parser, "match settings")
 
 
-def _number(group: Container, flag: str, help: str, metavar: str = "N") -> None:
-    """A numeric option, range-checked as its setting is (`NUMBERS`), its default the
-    setting's (`DEFAULTS`)."""
-    dest = flag[2:].replace("-", "_")
-    group.add_argument(flag, type=NUMBERS[dest], default=DEFAULTS[dest], metavar=metavar, help=help)
+@attrs.frozen
+class ScheduleOptions:
+    TITLE: ClassVar[str] = "schedule"
 
-
-def _schedule_options(parser: Parser) -> None:
-    sch = parser.add_argument_group("schedule")
-    sch.add_argument(
+    tournament: str = setting(
         "--tournament",
         choices=TOURNAMENTS,
         default=DEFAULTS["tournament"],
         help="default: round-robin",
     )
-    _number(sch, "--games", "games per encounter and round (default 2: a pair)")
-    _number(sch, "--rounds", "rounds (default 1)")
-    _number(sch, "--concurrency", "games played at once (default 1)")
-    sch.add_argument(
+    games: int = _number("--games", "games per encounter and round (default 2: a pair)")
+    rounds: int = _number("--rounds", "rounds (default 1)")
+    concurrency: int = _number("--concurrency", "games played at once (default 1)")
+    cluster: str | None = setting(
         "--cluster",
         metavar="ADDRESS",
         help="play the games on a Dask cluster: tcp://HOST:8786 (a running `dask scheduler`)"
         " or local[:N] (N worker processes on this machine, listening on 127.0.0.1 only);"
         " whoever reaches a scheduler runs code on its workers; needs tei-host[cluster]",
     )
-    sch.add_argument(
+    openings: list[Path] | None = setting(
         "--openings", nargs="+", type=Path, metavar="FILE", help="opening book file(s)"
     )
-    sch.add_argument(
+    openings_format: str = setting(
         "--openings-format",
         choices=("auto", "moves", "position", "tps", "ptn"),
         default=DEFAULTS["openings_format"],
         help="book format (default: auto, from the file)",
     )
-    sch.add_argument(
+    openings_order: str = setting(
         "--openings-order",
         choices=("sequential", "random"),
         default=DEFAULTS["openings_order"],
         help="default: sequential",
     )
-    _number(sch, "--openings-start", "first book entry used (0-based)")
-    _number(sch, "--openings-plies", "play at most this many actions of each opening")
-    _number(sch, "--seed", "seed of the random opening order")
-
-
-def _judging_options(parser: Parser) -> None:
-    judge = parser.add_argument_group("judging and time")
-    _number(
-        judge, "--max-plies", "adjudicate a draw after this many plies (default 1000; 0 = never)"
+    openings_start: int = _number("--openings-start", "first book entry used (0-based)")
+    openings_plies: int | None = _number(
+        "--openings-plies", "play at most this many actions of each opening"
     )
-    _number(judge, "--grace", "seconds to wait for bestmove after stop (default 1)", "S")
-    _number(
-        judge,
+    seed: int | None = _number("--seed", "seed of the random opening order")
+
+
+@attrs.frozen
+class JudgingOptions:
+    TITLE: ClassVar[str] = "judging and time"
+
+    max_plies: int = _number(
+        "--max-plies", "adjudicate a draw after this many plies (default 1000; 0 = never)"
+    )
+    grace: float = _number("--grace", "seconds to wait for bestmove after stop (default 1)", "S")
+    timeout: float = _number(
         "--timeout",
         "watchdog seconds: handshake, isready, moves without a time limit (default 60)",
         "S",
     )
-    judge.add_argument(
+    sprt: list[str] | None = words_option(
         "--sprt",
-        nargs="+",
-        metavar="KEY=VALUE",
         help="stop at an SPRT bound: elo0= elo1= [alpha=0.05] [beta=0.05] [model=pentanomial]",
     )
-    judge.add_argument(
+    resign: list[str] | None = words_option(
         "--resign",
-        nargs="+",
-        metavar="KEY=VALUE",
         help="adjudicate a loss by the engines' scores: movecount=N score=CP [twosided=true]",
     )
-    judge.add_argument(
-        "--draw",
-        nargs="+",
-        metavar="KEY=VALUE",
-        help="adjudicate a draw by the engines' scores: movenumber=N movecount=M score=CP",
+    draw: list[str] | None = words_option(
+        "--draw", help="adjudicate a draw by the engines' scores: movenumber=N movecount=M score=CP"
     )
-    judge.add_argument(
+    tinue_adjudication: list[str] | None = setting(
         "--tinue-adjudication",
         nargs="*",
         metavar="plies=K",
@@ -173,49 +163,49 @@ def _judging_options(parser: Parser) -> None:
     )
 
 
-def _output_options(parser: Parser) -> None:
-    out = parser.add_argument_group("output")
-    out.add_argument(
-        "--ptnout",
-        "--pgnout",
-        dest="records",
-        type=Path,
-        metavar="FILE",
-        help="append game records here",
-    )
-    out.add_argument(
+@attrs.frozen
+class OutputOptions:
+    TITLE: ClassVar[str] = "output"
+
+    records: Path | None = path_option("--ptnout", "--pgnout", help="append game records here")
+    log: Path | None = path_option(
         "--log",
-        type=Path,
-        metavar="FILE",
         help="append all engine traffic here (as tei engine and tei serve --log; "
         "tei playtak --log is its whole log)",
     )
-    out.add_argument(
-        "--json", type=Path, metavar="FILE", help="write a machine-readable summary here"
+    json: Path | None = path_option("--json", help="write a machine-readable summary here")
+    state: Path | None = path_option(
+        "--state", help="state file for resuming (default: RECORDS.state when --ptnout is given)"
     )
-    out.add_argument(
-        "--state",
-        type=Path,
-        metavar="FILE",
-        help="state file for resuming (default: RECORDS.state when --ptnout is given)",
-    )
-    out.add_argument(
+    resume: str | None = setting(
         "--resume",
         metavar="FILE",
+        setting=False,
         help="continue the match saved in this state file (a line of another match or a game"
         " outside its schedule is refused, exit 2; complete records are never removed)",
     )
-    out.add_argument(
+    force: bool = switch(
         "--force",
-        action="store_true",
+        setting=False,
         help="start a new match even when the state file holds an unfinished one (it is"
         " replaced; without --force that is refused, exit 2)",
     )
-    out.add_argument(
+    event: str = setting(
         "--event", default=DEFAULTS["event"], help='PTN Event tag (default "tei match")'
     )
-    out.add_argument("--site", default=DEFAULTS["site"], help='PTN Site tag (default "local")')
-    out.add_argument("--quiet", action="store_true", help="print only the final table")
+    site: str = setting("--site", default=DEFAULTS["site"], help='PTN Site tag (default "local")')
+    quiet: bool = switch("--quiet", help="print only the final table")
+
+
+#: `tei match`'s settings, in the order of its help and of --print-config
+SETTINGS = (
+    GameOptions,
+    EngineOptions,
+    ScheduleOptions,
+    JudgingOptions,
+    OutputOptions,
+    live_view_options("the match (boards, clocks, engine output, standings, records)"),
+)
 
 
 def demo_values(game: str = "tak") -> dict[str, Any]:
@@ -323,6 +313,6 @@ def anchored(settings: dict[str, Any]) -> dict[str, Any]:
 
 
 #: `tei match`'s options and the keys of its config file, from one declaration
-COMMAND = Command(declare, EPILOG)
+COMMAND = Command.of(SETTINGS, EPILOG, "match settings")
 configure = COMMAND.configure
 option_table = COMMAND.table

@@ -1,5 +1,7 @@
-"""Range-checked numbers for command-line options: argparse types whose error names the
-range, so a nonsense value (`--max-plies -1`, `--grace nan`) is a usage error (exit 2)."""
+"""Setting values from text, shared by the command line (tei.cli), config and state files
+and the local playtak server: range-checked numbers (argparse types whose error names the
+range, so a nonsense value such as `--max-plies -1` or `--grace nan` is a usage error,
+exit 2) and `NAME=VALUE` pairs."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import argparse
 import math
 from collections.abc import Callable
 
-from tei.cli.keys import Container
+from tei.errors import TeiError
 from tei.lines import QUOTE_CHARS, quote
 
 
@@ -49,20 +51,6 @@ def int_in(low: int | None = None, high: int | None = None) -> Callable[[str], i
     return parse
 
 
-def add_count(
-    group: Container,
-    flag: str,
-    low: int,
-    help: str,
-    *,
-    default: int | None = None,
-    metavar: str = "N",
-) -> None:
-    """Declare an integer option of at least `low`: a smaller value or a word is a usage
-    error that names the option and the bound (`int_in`)."""
-    group.add_argument(flag, type=int_in(low), default=default, metavar=metavar, help=help)
-
-
 def float_in(
     low: float | None = None, high: float | None = None, *, above: bool = False
 ) -> Callable[[str], float]:
@@ -90,3 +78,18 @@ SECONDS = float_in(0)
 PORT = int_in(0, 65535)
 #: a random seed
 SEED = int_in(0, 2**63 - 1)
+
+
+class UsageError(TeiError, ValueError):
+    """A bad command-line value; the message names the flag and the value."""
+
+
+def split_pair(
+    item: str, flag: str, form: str = "NAME=VALUE", separator: str = "="
+) -> tuple[str, str]:
+    """`NAME=VALUE` as its two parts, stripped; UsageError (`--option 'x' is not
+    NAME=VALUE`) when the separator or the name is missing."""
+    name, sep, value = item.partition(separator)
+    if not sep or not name.strip():
+        raise UsageError(f"{flag} {item!r} is not {form}")
+    return name.strip(), value.strip()

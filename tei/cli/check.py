@@ -5,17 +5,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TextIO
+from typing import ClassVar, TextIO
 
+import attrs
 import trio
 
 from tei.check import CHECKS, SESSION_CHECKS, CheckResult, check_engine, check_names
-from tei.cli.numbers import POSITIVE_SECONDS
+from tei.cli.fields import add_settings, setting, switch
 from tei.cli.options import (
-    add_engine_command,
-    add_game_options,
+    GameOptions,
     checked_game_options,
     engine_command,
+    engine_command_option,
+    list_option,
+    seconds_option,
     set_epilog,
     usage_error,
 )
@@ -38,53 +41,61 @@ Exit status: 0 when every check run passes, 1 when one fails, 2 on a usage error
 """
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    names = ", ".join([name for name, _ in CHECKS] + list(SESSION_CHECKS))
-    set_epilog(parser, EPILOG.format(checks=names))
-    parser.add_argument(
+@attrs.frozen
+class CheckOptions:
+    TITLE: ClassVar[str] = ""
+
+    timeout: float = seconds_option(
         "--timeout",
-        type=POSITIVE_SECONDS,
-        default=5.0,
-        metavar="S",
         help="longest wait for any answer of the engine, in seconds (default: 5)",
+        default=5.0,
     )
-    parser.add_argument(
+    start_timeout: float | None = seconds_option(
         "--start-timeout",
-        type=POSITIVE_SECONDS,
-        metavar="S",
         help="longest wait for teiok after each start of the engine (default: --timeout); "
         "for engines that load a lot at start",
     )
-    parser.add_argument(
+    transcript: str | None = setting(
         "--transcript",
         "--log",
         metavar="FILE",
         help="append the full traffic to FILE (time, engine, direction, line), as "
         "--log does in tei match, engine and serve (tei playtak --log is its whole log)",
     )
-    parser.add_argument(
+    verbose: bool = switch(
         "-v",
         "--verbose",
-        action="store_true",
         help="print the traffic live on stderr (tei playtak -v logs it; tei serve -v "
         "logs each session)",
     )
-    parser.add_argument(
+    json: bool = switch(
         "--json",
-        action="store_true",
         help="print one JSON document instead of the text lines: engine, game, rules, "
         "passed, counts and every check's name, status (pass/fail/skip), detail and excerpt",
     )
-    parser.add_argument(
+    skip: list[str] = list_option(
         "--skip",
-        action="append",
-        default=[],
-        metavar="CHECK",
-        help="do not run this check (repeatable; quote names with spaces), e.g. "
+        "do not run this check (repeatable; quote names with spaces), e.g. "
         "--skip 'bare go + stop' for an engine known to need limits",
+        metavar="CHECK",
     )
-    add_game_options(parser)
-    add_engine_command(parser, "ENGINE_CMD", "the engine's command line (after --)")
+
+
+@attrs.frozen
+class EngineCommand:
+    TITLE: ClassVar[str] = ""
+
+    engine: list[str] = engine_command_option("ENGINE_CMD", "the engine's command line (after --)")
+
+
+#: `tei check`'s settings, in the order of its help
+SETTINGS = (CheckOptions, GameOptions, EngineCommand)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    names = ", ".join([name for name, _ in CHECKS] + list(SESSION_CHECKS))
+    set_epilog(parser, EPILOG.format(checks=names))
+    add_settings(parser, SETTINGS)
 
 
 def print_result(result: CheckResult, out: TextIO) -> None:

@@ -7,8 +7,9 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, ClassVar, TextIO
 
+import attrs
 import trio
 
 from adapters.analyse.judge import BLUNDER, INACCURACY, MISTAKE, Eval, Thresholds
@@ -17,14 +18,22 @@ from adapters.analyse.review import review, summary_line, wanted
 from adapters.analyse.runner import Job, analyse_positions
 from adapters.analyse.state import AnalyseState, StateWriter, read_state
 from adapters.analyse.writer import annotate, spans_notes
-from adapters.referee.cli_options import resolve_named
 from adapters.referee.config import MAX_CONCURRENCY, engine_spec, parse_engine_words
 from adapters.referee.engines import EngineSpec, MatchError, probe_engines
 from tei.cli.config import ConfigError
 from tei.cli.engines import read_engines
-from tei.cli.numbers import POSITIVE_SECONDS, int_in
-from tei.cli.options import add_game_options, checked_game_options, set_epilog, usage_error
+from tei.cli.fields import add_settings, setting, switch
+from tei.cli.match_options import resolve_named
+from tei.cli.options import (
+    GameOptions,
+    checked_game_options,
+    seconds_option,
+    set_epilog,
+    usage_error,
+    words_option,
+)
 from tei.driver import Limits
+from tei.values import int_in
 
 EPILOG = """\
 --engine takes the keys of `tei match --engine` (cmd=, bot=, name=, dir=, arg=,
@@ -44,60 +53,74 @@ examples:
 SAME_TO_RESUME = ("games", "game", "rules", "engine", "engines", "limit")
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    set_epilog(parser, EPILOG)
-    parser.add_argument("games", metavar="GAMES", help="the record file (PTN for Tak)")
-    parser.add_argument(
-        "--engine", nargs="+", required=True, metavar="KEY=VALUE", help="the engine (keys below)"
+def _mark(flag: str, default: int, mark: str) -> Any:
+    return setting(
+        flag,
+        type=int_in(1),
+        default=default,
+        metavar="N",
+        help=f"a move losing at least N is marked {mark} (default {default})",
     )
-    parser.add_argument(
+
+
+@attrs.frozen
+class AnalyseOptions:
+    TITLE: ClassVar[str] = ""
+
+    games: str = setting("games", metavar="GAMES", help="the record file (PTN for Tak)")
+    engine: list[str] = words_option("--engine", help="the engine (keys below)", required=True)
+    engines: str | None = setting(
         "--engines",
         metavar="FILE",
         help="the named-engines file (TOML, as for tei match) that conf=NAME reads",
     )
-    parser.add_argument(
+    limit: list[str] = words_option(
         "--limit",
-        nargs="+",
-        default=["st=0.5"],
-        metavar="KEY=VALUE",
         help="the search per position: st=SECONDS, nodes=N or depth=N (default st=0.5)",
+        default=["st=0.5"],
     )
-    parser.add_argument("--out", required=True, metavar="OUT", help="the annotated records")
-    parser.add_argument("--json", metavar="FILE", help="a summary per game and player")
-    parser.add_argument(
+    out: str = setting("--out", required=True, metavar="OUT", help="the annotated records")
+    json: str | None = setting("--json", metavar="FILE", help="a summary per game and player")
+    concurrency: int = setting(
         "--concurrency",
         type=int_in(1, MAX_CONCURRENCY),
         default=1,
         metavar="N",
         help=f"engine processes at once, 1..{MAX_CONCURRENCY} (default 1)",
     )
-    parser.add_argument(
+    timeout: float = seconds_option(
         "--timeout",
-        type=POSITIVE_SECONDS,
-        default=30.0,
-        metavar="S",
         help="how much longer than its limit an engine may take per position before it is"
         " restarted (default 30)",
+        default=30.0,
     )
-    marks = parser.add_argument_group("marks (lost value in the engine's unit: centi-flats)")
-    for flag, default, mark in (
-        ("--inaccuracy", INACCURACY, "?!"),
-        ("--mistake", MISTAKE, "?"),
-        ("--blunder", BLUNDER, "??"),
-    ):
-        marks.add_argument(
-            flag,
-            type=int_in(1),
-            default=default,
-            metavar="N",
-            help=f"a move losing at least N is marked {mark} (default {default})",
-        )
-    parser.add_argument(
-        "--resume",
-        action="store_true",
-        help="continue the analysis of the same command from its state file OUT.state",
+
+
+@attrs.frozen
+class MarkOptions:
+    TITLE: ClassVar[str] = "marks (lost value in the engine's unit: centi-flats)"
+
+    inaccuracy: int = _mark("--inaccuracy", INACCURACY, "?!")
+    mistake: int = _mark("--mistake", MISTAKE, "?")
+    blunder: int = _mark("--blunder", BLUNDER, "??")
+
+
+@attrs.frozen
+class ResumeOption:
+    TITLE: ClassVar[str] = ""
+
+    resume: bool = switch(
+        "--resume", help="continue the analysis of the same command from its state file OUT.state"
     )
-    add_game_options(parser)
+
+
+#: `tei analyse`'s settings, in the order of its help
+SETTINGS = (AnalyseOptions, MarkOptions, ResumeOption, GameOptions)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    set_epilog(parser, EPILOG)
+    add_settings(parser, SETTINGS)
 
 
 def settings_of(args: argparse.Namespace) -> dict[str, Any]:

@@ -6,24 +6,26 @@ import argparse
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, ClassVar, TextIO
+
+import attrs
 
 from bots.registry import bot_names, default_bot
 from rules.registry import GAME_NAMES
 from tei.cli import build_line
-from tei.cli.numbers import POSITIVE_SECONDS
+from tei.cli.fields import add_settings, setting, switch
 from tei.cli.options import (
-    UsageError,
-    add_game_options,
-    add_pairs_option,
+    GameOptions,
     checked_game_options,
+    list_option,
+    seconds_option,
     set_epilog,
-    split_pair,
     usage_error,
 )
 from tei.errors import OptionValueError
 from tei.host.loop import serve
 from tei.host.state import HostConfig, HostSetupError, HostState
+from tei.values import UsageError, split_pair
 
 EPILOG = """\
 The engine speaks legacy TEI (what Tiltak, Taktician and racetrack speak) and accepts
@@ -40,53 +42,55 @@ examples:
 """
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    set_epilog(parser, EPILOG)
-    parser.add_argument(
+@attrs.frozen
+class EngineOptions:
+    TITLE: ClassVar[str] = ""
+
+    bot: str | None = setting(
         "--bot",
         metavar="NAME",
         help="the bot to serve: a built-in name (see --list) or module:Class naming any Bot "
         "subclass importable from PYTHONPATH (default: the strongest built-in bot per game)",
     )
-    add_pairs_option(
-        parser,
-        "--option",
-        "set a TEI option before the session starts, e.g. HalfKomi=4 (repeatable)",
+    option: list[str] = list_option(
+        "--option", "set a TEI option before the session starts, e.g. HalfKomi=4 (repeatable)"
     )
-    parser.add_argument(
+    log: str | None = setting(
         "--log",
         metavar="FILE",
         help="append all traffic to FILE ('>' received, '<' sent), as tei match, check and "
         "serve --log do (tei playtak --log is its whole log)",
     )
-    parser.add_argument(
+    strict: bool = switch(
         "--strict",
-        action="store_true",
         help="when the bot fails (raises, returns something that is not a legal action, or "
         "overruns its time), write the traceback or the bad value on stderr and exit with "
         "status 1 (default: answer with a stand-in move, after an 'info string error: bot "
         "failed: ...' or 'bot overran its time: ...' line)",
     )
-    parser.add_argument(
+    tei_v1: bool = switch(
         "--tei-v1",
-        action="store_true",
         help="also announce TEI v1 'size ... halfkomi ...' lines (v1 commands are always read)",
     )
-    parser.add_argument(
+    limit_cap: float | None = seconds_option(
         "--limit-cap",
-        type=POSITIVE_SECONDS,
-        metavar="S",
         help="stop a 'go depth'/'go nodes' search (one with no clock or movetime) after "
         "S seconds, as if 'stop' had come (default: no cap: the bot ends it, and the host "
         "stops it once its reports show the limit reached)",
     )
-    parser.add_argument(
+    name: str = setting(
         "--name", default="tei-host", help="engine name for 'id name' (default: tei-host)"
     )
-    parser.add_argument(
-        "--list", action="store_true", help="list the games and bots available and exit"
-    )
-    add_game_options(parser)
+    list: bool = switch("--list", help="list the games and bots available and exit")
+
+
+#: `tei engine`'s settings, in the order of its help
+SETTINGS = (EngineOptions, GameOptions)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    set_epilog(parser, EPILOG)
+    add_settings(parser, SETTINGS)
 
 
 def _list() -> int:

@@ -19,12 +19,6 @@ import trio
 
 from adapters.playtak import protocol as p
 from adapters.playtak.bridge import Bridge, BridgeError, BridgeSettings, EngineLog
-from adapters.playtak.cli_options import (
-    ACCEPT_FILTERS,
-    FILTER,
-    option_table,
-)
-from adapters.playtak.cli_options import configure as configure
 from adapters.playtak.commands import GUEST_TOKEN_RE
 from adapters.playtak.game_policy import ChatTemplate, ScorePolicy
 from adapters.playtak.live_view import BridgeWatch
@@ -57,12 +51,19 @@ from tei.cli.config import (
     settings,
 )
 from tei.cli.engines import named_engine
-from tei.cli.options import split_pair, usage_error
+from tei.cli.options import usage_error
+from tei.cli.playtak_options import (
+    FILTER,
+    accept_filters,
+    option_table,
+)
+from tei.cli.playtak_options import configure as configure
 from tei.driver import tei_command
 from tei.errors import main_error
 from tei.lines import SafeFormatter
 from tei.seat import Launch
 from tei.transcript import Transcript
+from tei.values import split_pair
 
 
 def _engine_argv(args: argparse.Namespace) -> list[str]:
@@ -208,7 +209,7 @@ def _game_settings(args: argparse.Namespace, seeks: tuple[p.Seek, ...]) -> Bridg
     """The bridge's settings of seeks, accepting, resign, draws, undo and chat; a bad one
     raises ValueError naming its option."""
     accepting = args.accept or args.accept_from
-    given = [flag for flag, _, _ in ACCEPT_FILTERS if _is_set(args, flag)]
+    given = [flag.names[0] for flag in accept_filters() if _is_set(args, flag.names[0])]
     if given and not accepting:
         raise ValueError(f"{given[0]} filters the seeks we accept: give --accept too")
     accept = None

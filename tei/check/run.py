@@ -16,8 +16,8 @@ from typing import Any
 import attrs
 
 from tei.bot_failure import BotFailure
-from tei.check_list import CHECKS, FATAL, Check
-from tei.check_probe import CheckFailed, Probe, parse, pv_problems
+from tei.check.checks import CHECKS, FATAL, Check
+from tei.check.probe import CheckFailed, Probe, parse, pv_problems
 from tei.driver import Engine, EngineError, open_engine
 from tei.protocol import Info, Unknown
 from tei.transcript import FROM_ENGINE, Transcript, TranscriptEntry

@@ -14,12 +14,9 @@ from pathlib import Path
 
 import trio
 
-from adapters.referee.cli_options import configure as configure
-from adapters.referee.cli_options import option_table, settings_of, with_demo
 from adapters.referee.config import build_config
 from adapters.referee.engines import MatchError
 from adapters.referee.facts import Status
-from adapters.referee.json_config import read_json_config
 from adapters.referee.progress import MatchProgress
 from adapters.referee.report import ConsoleReporter, final_report, write_json
 from adapters.referee.runner import Match
@@ -34,6 +31,9 @@ from adapters.web.options import (
     live_address,
 )
 from tei.cli.config import COMMAND_LINE, DEFAULT, ConfigError, Settings, settings
+from tei.cli.match_json import read_json_config
+from tei.cli.match_options import configure as configure
+from tei.cli.match_options import option_table, settings_of, with_demo
 from tei.cli.options import usage_error
 from tei.closed_output import CLOSED_OUTPUT_STATUS, silence
 

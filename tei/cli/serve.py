@@ -6,26 +6,30 @@ import argparse
 import logging
 import signal
 import sys
+from typing import ClassVar
 
+import attrs
 import trio
 
 from adapters.web.tei_origins import OriginPatternError, OriginPolicy
 from adapters.web.tei_socket import ServeConfig, TeiSocketServer, run_server
-from tei.cli.numbers import PORT, SECONDS, add_count
+from tei.cli.engine import host_config, set_options
+from tei.cli.fields import add_settings, setting, switch
 from tei.cli.options import (
-    add_engine_command,
-    add_game_options,
-    add_pairs_option,
+    GameOptions,
+    count_option,
     engine_command,
+    engine_command_option,
     game_options,
+    list_option,
+    seconds_option,
     set_epilog,
-    split_pair,
     usage_error,
 )
-from tei.host.cli import host_config, set_options
 from tei.host.state import HostState
 from tei.lines import SafeFormatter
 from tei.transcript import Transcript
+from tei.values import PORT, SECONDS, split_pair
 
 log = logging.getLogger("tei.serve")
 
@@ -48,77 +52,80 @@ examples:
 """
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    set_epilog(parser, EPILOG)
-    parser.add_argument(
+@attrs.frozen
+class ServeOptions:
+    TITLE: ClassVar[str] = ""
+
+    host: list[str] | None = setting(
         "--host",
         action="append",
         metavar="HOST",
         help="address to listen on (repeatable; default: 127.0.0.1 and ::1). Anything but "
         "loopback lets other machines use your engine",
     )
-    parser.add_argument(
+    port: int = setting(
         "--port", type=PORT, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT})"
     )
-    parser.add_argument(
+    bot: str | None = setting(
         "--bot", metavar="NAME", help="built-in bot to serve (default: the strongest per game)"
     )
-    add_pairs_option(
-        parser,
+    option: list[str] = list_option(
         "--option",
         "built-in bot: set a TEI option in each session before it starts, e.g. HalfKomi=4 "
         "(repeatable)",
     )
-    parser.add_argument(
+    allow_origin: list[str] = list_option(
         "--allow-origin",
-        action="append",
-        default=[],
+        "also allow pages from ORIGIN, e.g. http://localhost:* or https://my.site (repeatable)",
         metavar="ORIGIN",
-        help="also allow pages from ORIGIN, e.g. http://localhost:* or https://my.site "
-        "(repeatable)",
     )
-    parser.add_argument(
+    allow_any_origin: bool = switch(
         "--allow-any-origin",
-        action="store_true",
         help="allow pages from any origin (any web page you visit could use the engine)",
     )
-    add_count(
-        parser,
-        "--max-sessions",
-        1,
-        "sessions open at once; more are refused (default: 2)",
-        default=2,
+    max_sessions: int = count_option(
+        "--max-sessions", 1, "sessions open at once; more are refused (default: 2)", default=2
     )
-    parser.add_argument(
+    idle_timeout: float = seconds_option(
         "--idle-timeout",
-        type=SECONDS,
-        default=1800.0,
-        metavar="S",
         help="close a session after S seconds without traffic either way (default: 1800; 0: never)",
+        default=1800.0,
+        type=SECONDS,
     )
-    parser.add_argument(
+    log: str | None = setting(
         "--log",
         metavar="FILE",
         help="append all traffic to FILE (as tei match, engine and check --log; tei playtak "
         "--log is its whole log)",
     )
-    parser.add_argument(
-        "--tei-v1", action="store_true", help="built-in bot: also announce TEI v1 size lines"
-    )
-    parser.add_argument(
+    tei_v1: bool = switch("--tei-v1", help="built-in bot: also announce TEI v1 size lines")
+    name: str = setting(
         "--name", default="tei-host", help="built-in bot: engine name for 'id name'"
     )
-    parser.add_argument(
+    verbose: bool = switch(
         "-v",
         "--verbose",
-        action="store_true",
         help="log each session (not its traffic: that is --log FILE; tei check and tei "
         "playtak -v show the traffic)",
     )
-    add_game_options(parser)
-    add_engine_command(
-        parser, "-- ENGINE ARGV", "serve this engine command instead of a built-in bot (after --)"
+
+
+@attrs.frozen
+class ServedEngine:
+    TITLE: ClassVar[str] = ""
+
+    engine: list[str] = engine_command_option(
+        "-- ENGINE ARGV", "serve this engine command instead of a built-in bot (after --)"
     )
+
+
+#: `tei serve`'s settings, in the order of its help
+SETTINGS = (ServeOptions, GameOptions, ServedEngine)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    set_epilog(parser, EPILOG)
+    add_settings(parser, SETTINGS)
 
 
 def _config(args: argparse.Namespace) -> ServeConfig:
