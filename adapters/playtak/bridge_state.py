@@ -188,6 +188,8 @@ class BridgeState:
             self._cancel_thinking()
 
     def _engine_ready(self, engine: ev.EngineReady) -> None:
+        """The engine started (while the session logs in: neither waits for the other);
+        what waited for it goes on: the seek or accept, a resumed game's move."""
         self._engine = engine
         for seek in self.settings.seeks:
             why = self._engine_refusal(seek.size, seek.komi)
@@ -195,6 +197,15 @@ class BridgeState:
                 line = seek.to_line()
                 self._stop(ev.BridgeError(f"the engine cannot play the seek {line!r}: {why}"))
                 return
+        live = self.live
+        if live is None:
+            if self._settled:
+                self._look_for_game()
+            return
+        self._new_game = self._engine_game(live.start)  # its komi as the engine plays it
+        if not live.our_turn and not live.resuming:
+            self._out.append(ev.WarmUp(self._new_game))
+        self._maybe_think()
 
     def _engine_refusal(self, size: int, komi: int) -> str | None:
         """Why our engine cannot play this size and komi (None: it can, or not known yet)."""
@@ -257,8 +268,8 @@ class BridgeState:
     def _look_for_game(self) -> None:
         """Accept the best acceptable seek of another player, or else post our own seek
         (never during a game)."""
-        if self.live is not None or self.done:
-            return
+        if self.live is not None or self.done or self._engine is None:
+            return  # no engine yet: EngineReady looks again
         command = self.lobby.next_command(self.name, self._now, self._engine_refusal)
         if command is not None:
             self._out.append(ev.Send(command))
@@ -293,7 +304,7 @@ class BridgeState:
         self._new_game = self._engine_game(event)
         if self.settings.greeting is not None and not late:
             self._tell(live, self.settings.greeting)
-        if not live.our_turn and not live.resuming:
+        if not live.our_turn and not live.resuming and self._engine is not None:
             self._out.append(ev.WarmUp(self._new_game))
         self._maybe_think()
 
@@ -411,6 +422,7 @@ class BridgeState:
             return
         if (
             live is None
+            or self._engine is None  # still starting: EngineReady thinks
             or work is not None
             or live.resigned
             or self.done
