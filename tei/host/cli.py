@@ -11,7 +11,7 @@ from typing import BinaryIO, TextIO
 from bots.registry import bot_names, default_bot
 from rules.registry import GAME_NAMES
 from tei.cli import build_line
-from tei.cli.numbers import POSITIVE_SECONDS
+from tei.cli.numbers import POSITIVE_SECONDS, float_in
 from tei.cli.options import (
     UsageError,
     add_game_options,
@@ -68,6 +68,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "failed: ...' or 'bot overran its time: ...' line)",
     )
     parser.add_argument(
+        "--overrun-grace",
+        type=float_in(0),
+        metavar="MS",
+        help="wait for the bot's own move until the move's whole time (movetime, or the "
+        "side's clock) plus MS milliseconds before answering for it with 'bot overran its "
+        "time' (default: the host's own deadline, just within the movetime or at a share "
+        "of the clock); tei match gives its built-in bots their margin= this way",
+    )
+    parser.add_argument(
         "--tei-v1",
         action="store_true",
         help="also announce TEI v1 'size ... halfkomi ...' lines (v1 commands are always read)",
@@ -113,6 +122,7 @@ def host_config(args: argparse.Namespace, rules: Mapping[str, str]) -> HostConfi
         name=args.name,
         version=build_line(),
         strict=getattr(args, "strict", False),
+        overrun_grace_ms=getattr(args, "overrun_grace", None),
     )
 
 
