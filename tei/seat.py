@@ -20,7 +20,6 @@ import attrs
 import trio
 
 from rules.game import Game, clock_side
-from tei.bot_failure import OVERRAN, BotFailure
 from tei.driver import Engine, Limits, PlayResult, Transcript, open_engine
 from tei.driver.errors import (
     EngineError,
@@ -87,12 +86,6 @@ def classify(exc: BaseException, *, timed: bool = True, starting: bool = False) 
     if isinstance(exc, MalformedMove | EngineProtocolError):
         return Fault(FaultKind.MALFORMED, starting)
     return Fault(FaultKind.MALFORMED if starting else FaultKind.CRASHED, True)
-
-
-def failure_kind(failure: BotFailure) -> FaultKind:
-    """The fault of a bot failure an engine host reported: an overrun is a time
-    forfeit, as for any engine; an exception or a bad action is a bot error."""
-    return FaultKind.TIME_FORFEIT if failure.kind == OVERRAN else FaultKind.BOT_ERROR
 
 
 @attrs.frozen

@@ -117,7 +117,8 @@ class Bridge:
         await self.changes.wait_for(predicate, what, timeout)
 
     async def run(self) -> list[tuple[int, str, Path | None]]:
-        """Start the engine, play until the number of games is reached (or forever)."""
+        """Start the engine and log in (at once, neither waits for the other), play
+        until the number of games is reached (or forever)."""
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
@@ -128,16 +129,12 @@ class Bridge:
                     start_attempts=3,
                     transcript=self.transcript,
                 )
-                try:
-                    engine = await self.seat.open()
-                except SeatUnavailable as exc:
-                    raise BridgeError(
-                        f"cannot start {list(self.launch.argv)}: {exc.cause}"
-                    ) from None
-                await self._feed(ev.EngineReady(engine.options, engine.sizes))
-                if not self.done.is_set():
-                    nursery.start_soon(self.session.run, self)
-                    nursery.start_soon(self._alarm)
+                # the login does not wait for the engine to start (nor the engine for
+                # the login): a restart resumes its game sooner; the state holds seeks
+                # and moves until EngineReady
+                nursery.start_soon(self._open_engine)
+                nursery.start_soon(self.session.run, self)
+                nursery.start_soon(self._alarm)
                 await self.done.wait()
                 with trio.move_on_after(2):
                     with contextlib.suppress(NotConnected):
@@ -150,6 +147,15 @@ class Bridge:
         if self.state.error is not None:
             raise self.state.error
         return self.state.finished
+
+    async def _open_engine(self) -> None:
+        """Start the engine and tell the state (BridgeError when it cannot start)."""
+        assert self.seat is not None
+        try:
+            engine = await self.seat.open()
+        except SeatUnavailable as exc:
+            raise BridgeError(f"cannot start {list(self.launch.argv)}: {exc.cause}") from None
+        await self._feed(ev.EngineReady(engine.options, engine.sizes))
 
     async def run_until_signal(self) -> list[tuple[int, str, Path | None]]:
         """`run`, ended cleanly by SIGTERM, SIGHUP or SIGINT (Ctrl-C): a search is stopped

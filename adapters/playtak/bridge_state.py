@@ -179,6 +179,8 @@ class BridgeState(Thinking):
             self._cancel_thinking()
 
     def _engine_ready(self, engine: ev.EngineReady) -> None:
+        """The engine started (while the session logs in: neither waits for the other);
+        what waited for it goes on: the seek or accept, a resumed game's move."""
         self._engine = engine
         for seek in self.settings.seeks:
             why = self._engine_refusal(seek.size, seek.komi)
@@ -186,6 +188,15 @@ class BridgeState(Thinking):
                 line = seek.to_line()
                 self._stop(ev.BridgeError(f"the engine cannot play the seek {line!r}: {why}"))
                 return
+        live = self.live
+        if live is None:
+            if self._settled:
+                self._look_for_game()
+            return
+        self._new_game = self._engine_game(live.start)  # its komi as the engine plays it
+        if not live.our_turn and not live.replaying:
+            self.out.add(ev.WarmUp(self._new_game))
+        self._maybe_think()
 
     def _engine_refusal(self, size: int, komi: int) -> str | None:
         """Why our engine cannot play this size and komi (None: it can, or not known yet)."""
@@ -248,8 +259,8 @@ class BridgeState(Thinking):
     def _look_for_game(self) -> None:
         """Accept the best acceptable seek of another player, or else post our own seek
         (never during a game)."""
-        if self.live is not None or self.done:
-            return
+        if self.live is not None or self.done or self._engine is None:
+            return  # no engine yet: EngineReady looks again
         command = self.lobby.next_command(self.name, self._now, self._engine_refusal)
         if command is not None:
             self.out.add(ev.Send(command))
@@ -293,7 +304,7 @@ class BridgeState(Thinking):
         self._new_game = self._engine_game(event)
         if self.settings.greeting is not None and not late:
             self._tell(live, self.settings.greeting)
-        if not live.our_turn and not live.replaying:
+        if not live.our_turn and not live.replaying and self._engine is not None:
             self.out.add(ev.WarmUp(self._new_game))
         self._maybe_think()
 

@@ -34,6 +34,7 @@ class Thinking:
     done: bool
     _now: float
     _scores: ScoreWatch
+    _engine: ev.EngineReady | None
 
     def __init__(self, rng: random.Random | None) -> None:
         self.rng = rng or random.Random()
@@ -59,6 +60,8 @@ class Thinking:
                 self._cancel_thinking()  # pondering is over; its ev.EngineIdle calls us again
             return
         if live is None or work is not None or self.done or not live.may_think:
+            return
+        if self._engine is None:  # still starting: EngineReady thinks
             return
         if live.failures >= self.settings.max_engine_failures:
             self.out.error(f"game {live.start.game_id}: too many engine failures, resigning")

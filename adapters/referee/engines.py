@@ -42,8 +42,11 @@ class EngineSpec:
 
     @classmethod
     def builtin(cls, game: str, bot: str, **kwargs: Any) -> EngineSpec:
-        """A built-in bot served by `tei engine` in a subprocess."""
-        argv = tei_command("engine", "--game", game, "--bot", bot)
+        """A built-in bot served by `tei engine` in a subprocess, which waits for its bot
+        as long as the referee does (its move's time plus the margin: `--overrun-grace`),
+        so that the referee's clock judges it as it judges any engine."""
+        grace = str(kwargs.get("control", TimeControl()).margin_ms)
+        argv = tei_command("engine", "--game", game, "--overrun-grace", grace, "--bot", bot)
         name = kwargs.pop("name", None) or bot_name(bot)
         return cls(name=name, argv=argv, bot=bot, **kwargs)
 

@@ -38,10 +38,11 @@ from adapters.referee.records import GameRecord, MoveNote, info_comment, labelle
 from adapters.referee.schedule import Pairing
 from adapters.stream.announce import Publish, engine_info, game_started, move_played
 from rules.game import Game, Outcome
+from tei.bot_failure import OVERRAN
 from tei.driver import PlayResult
 from tei.game_rules import referee_rules
 from tei.lines import printable
-from tei.seat import EngineSeat, NewGame, SeatFault, failure_kind
+from tei.seat import EngineSeat, NewGame, SeatFault
 
 
 @attrs.frozen
@@ -259,13 +260,17 @@ async def _ask(
     except SeatFault as fault:
         judged.fault(game, seat, player, fault)
         return None
-    if answer.failure is not None:  # the host's stand-in for a bot that failed
-        said = f"engine {player.seat.label!r}: {answer.failure.describe()}"
-        why = Termination.of_fault(failure_kind(answer.failure))
-        judged.forfeit(game, seat, player, why, said, False)
+    # what an engine host said of its bot (`info string error: bot ...`), if anything
+    said = "" if answer.failure is None else answer.failure.describe()
+    if answer.failure is not None and answer.failure.kind != OVERRAN:
+        # the host's stand-in for a bot that raised or returned a bad action; an overrun
+        # is judged by the clock below, as for any engine
+        why = f"engine {player.seat.label!r}: {said}"
+        judged.forfeit(game, seat, player, Termination.BOT_ERROR, why, False)
         return None
     if not clock.punch(answer.elapsed * 1000):
         took = f"engine {player.seat.label!r} took {answer.elapsed:.3f} s, allowed {window:.3f} s"
+        took += f" ({said})" if said else ""
         judged.forfeit(game, seat, player, Termination.TIME_FORFEIT, took, False)
         return None
     return answer

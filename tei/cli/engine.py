@@ -25,7 +25,7 @@ from tei.cli.options import (
 from tei.errors import OptionValueError
 from tei.host.loop import serve
 from tei.host.state import HostConfig, HostSetupError, HostState
-from tei.values import UsageError, split_pair
+from tei.values import UsageError, float_in, split_pair
 
 EPILOG = """\
 The engine speaks legacy TEI (what Tiltak, Taktician and racetrack speak) and accepts
@@ -67,6 +67,15 @@ class EngineOptions:
         "overruns its time), write the traceback or the bad value on stderr and exit with "
         "status 1 (default: answer with a stand-in move, after an 'info string error: bot "
         "failed: ...' or 'bot overran its time: ...' line)",
+    )
+    overrun_grace: float | None = setting(
+        "--overrun-grace",
+        type=float_in(0),
+        metavar="MS",
+        help="wait for the bot's own move until the move's whole time (movetime, or the "
+        "side's clock) plus MS milliseconds before answering for it with 'bot overran its "
+        "time' (default: the host's own deadline, just within the movetime or at a share "
+        "of the clock); tei match gives its built-in bots their margin= this way",
     )
     tei_v1: bool = switch(
         "--tei-v1",
@@ -117,6 +126,7 @@ def host_config(args: argparse.Namespace, rules: Mapping[str, str]) -> HostConfi
         name=args.name,
         version=build_line(),
         strict=getattr(args, "strict", False),
+        overrun_grace_ms=getattr(args, "overrun_grace", None),
     )
 
 

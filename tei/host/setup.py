@@ -49,6 +49,9 @@ class HostConfig:
     name: str = "tei-host"
     #: `id version` at the handshake (the package version and its build); "" = none
     version: str = ""
+    #: ms past the move's whole time (movetime or clock) the host waits for its bot before
+    #: answering for it (a referee's margin); None = its own deadline (`search_deadlines`)
+    overrun_grace_ms: float | None = None
     #: a bot failure (exception, bad action, overrun) ends the session with exit status 1
     #: instead of a stand-in answer
     strict: bool = False

@@ -407,7 +407,7 @@ class HostState:
             return [*out, _error(f"go: the game is over ({result.code})"), Send("bestmove --")]
         seat = game.turn
         limits = limits_of(go, seat)
-        soft, hard = search_deadlines(limits)
+        soft, hard = search_deadlines(limits, seat, self.config.overrun_grace_ms)
         held = limits.infinite or (soft is None and limits.depth is None and limits.nodes is None)
         if soft is None and not held and self.config.limit_cap is not None:
             soft = self.config.limit_cap

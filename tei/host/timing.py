@@ -31,10 +31,14 @@ def budget_ms(limits: Limits, seat: int, moves_left: int = 8) -> float | None:
     return min(budgets) if budgets else None
 
 
-def search_deadlines(limits: Limits) -> tuple[float | None, float | None]:
-    """(soft, hard) seconds after `go` for the bot's `limits` (see `limits_of`): at soft
-    the stop flag is set, at hard the host answers itself. None when only `stop`, depth
-    or nodes end the search."""
+def search_deadlines(
+    limits: Limits, seat: int = 0, overrun_grace_ms: float | None = None
+) -> tuple[float | None, float | None]:
+    """(soft, hard) seconds after `go` for the bot's `limits` (see `limits_of`) when
+    `seat` moves: at soft the stop flag is set, at hard the host answers itself. None
+    when only `stop`, depth or nodes end the search. With `overrun_grace_ms` (a referee's
+    margin, `--overrun-grace`) the host waits for the bot until the move's whole time
+    (the movetime, or the side's clock) plus that grace, as the referee's clock does."""
     budget = limits.cap_ms
     if budget is None:
         return None, None
@@ -43,6 +47,9 @@ def search_deadlines(limits: Limits) -> tuple[float | None, float | None]:
     hard = budget + min(budget * 0.2, 100.0)
     if limits.movetime is not None:
         hard = min(hard, limits.movetime * 0.97, limits.movetime - 5.0)
+    if overrun_grace_ms is not None:
+        times = [limits.movetime, limits.clock(seat)[0]]
+        hard = max(hard, min(t for t in times if t is not None) + overrun_grace_ms)
     return soft / 1000.0, max(soft, hard) / 1000.0
 
 

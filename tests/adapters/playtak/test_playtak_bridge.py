@@ -160,10 +160,16 @@ async def test_engine_that_fails_mid_game_is_restarted(
     server = await start_server(nursery)
     marker = tmp_path / "failed-once"
     flaky = [*FLAKY, "--mode", mode, "--at", "3", "--marker", str(marker)]
+    # named: which of two guests logs in first (and is Guest1) is a race
     seeker = make_bridge(
-        url(server, "tcp"), flaky, seek="5 60 0 W", ptn_dir=tmp_path, max_move_seconds=0.5
+        url(server, "tcp"),
+        flaky,
+        user="alice",
+        seek="5 60 0 W",
+        ptn_dir=tmp_path,
+        max_move_seconds=0.5,
     )
-    acceptor = make_bridge(url(server, "tcp"), accept_from="Guest1")
+    acceptor = make_bridge(url(server, "tcp"), accept_from="alice")
     await play_both(seeker, acceptor)
     assert marker.read_text() == mode
     assert seeker.seat.generation >= 2
@@ -213,8 +219,8 @@ async def test_an_engine_that_cannot_come_back_resigns_and_stops(
 ) -> None:
     server = await start_server(nursery)
     gone = [*FLAKY, "--mode", "gone", "--at", "2", "--marker", str(tmp_path / "crashed")]
-    seeker = make_bridge(url(server, "tcp"), gone, seek="5 60 0 W")
-    acceptor = make_bridge(url(server, "tcp"), accept_from="Guest1")
+    seeker = make_bridge(url(server, "tcp"), gone, user="alice", seek="5 60 0 W")
+    acceptor = make_bridge(url(server, "tcp"), accept_from="alice")
     with trio.fail_after(30):
         async with trio.open_nursery() as inner:
             inner.start_soon(acceptor.run)

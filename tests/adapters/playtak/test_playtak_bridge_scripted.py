@@ -34,6 +34,26 @@ pytestmark = pytest.mark.process
 RESULTS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2"}
 
 
+async def test_the_login_does_not_wait_for_the_engine_to_start(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """A restart resumes its game as soon as the bot is logged in: the login runs while
+    the engine starts, and the seek waits for the engine (it may not play it)."""
+    gate = tmp_path / "engine-may-start"
+    seeked = trio.Event()
+
+    async def script(conn: LineClient) -> None:
+        await login_burst(conn)  # while the engine cannot have answered `tei`
+        gate.touch()
+        await conn.expect("Seek *")
+        seeked.set()
+        await conn.expect("never")
+
+    bridge = await scripted_bridge(nursery, script, [*FLAKY, "--gate", str(gate)], seek="5 60 0 A")
+    await run_until(bridge, seeked, "the seek once the engine started")
+    assert bridge.seat is not None and bridge.seat.generation == 1
+
+
 async def test_garbage_from_the_server_is_ignored_and_survived(
     nursery: trio.Nursery, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -37,7 +37,9 @@ TOLD = (ev.ShowGame, ev.ShowMove, ev.ShowEnd)
 class Script:
     """A state fed with lines and inputs at a time the test moves on by hand."""
 
-    def __init__(self, options: dict[str, OptionDecl] | None = None, **settings: Any) -> None:
+    def __init__(
+        self, options: dict[str, OptionDecl] | None = None, ready: bool = True, **settings: Any
+    ) -> None:
         settings.setdefault("seeks", (p.Seek.parse_spec("5 60 0 A"),))
         settings.setdefault("move_overhead_ms", 100)
         self.state = BridgeState(ev.BridgeSettings(**settings), rng=random.Random(7))
@@ -46,7 +48,8 @@ class Script:
         #: the live view's outputs, in order, each handed to `watch` as it comes
         self.shown: list[ev.Output] = []
         self.watch: Callable[[ev.Output], None] | None = None
-        self.feed(ev.EngineReady(HALFKOMI if options is None else options))
+        if ready:  # else the engine is still starting: the test feeds EngineReady
+            self.feed(ev.EngineReady(HALFKOMI if options is None else options))
 
     def feed(self, *items: ev.Input | str) -> list[ev.Output]:
         """The outputs of `items` but the log lines (written to the log, as the bridge
@@ -182,6 +185,30 @@ def test_resume_after_a_reconnect_waits_for_the_resumed_message() -> None:
     assert sent(script.answer(out, "b1")) == ["Game#5 P B1"]
     assert script.state.live is not None
     assert script.state.live.game.history_text() == ["a1", "e5", "b1"]
+
+
+def test_a_login_before_the_engine_started_seeks_once_it_has() -> None:
+    script = Script(ready=False)
+    assert script.login() == []  # no seek the engine might not be able to play
+    assert sent(script.feed(ev.EngineReady(HALFKOMI))) == [SEEK_LINE]
+
+
+def test_a_game_resumed_before_the_engine_started_is_played_once_it_has() -> None:
+    script = Script(ready=False)
+    script.feed(ev.Connected("Guest1"))
+    replay = [WHITE_START, "Game#5 P A1", "Game#5 P E5", "Game#5 Timems 50000 50000"]
+    assert script.feed(*replay, ev.Settled(), "Message Your game is resumed") == []
+    out = script.feed(ev.EngineReady(HALFKOMI))
+    assert sent(script.answer(out, "b1")) == ["Game#5 P B1"]
+    assert not of(ev.WarmUp, out)
+
+
+def test_black_started_before_the_engine_warms_up_once_it_has() -> None:
+    script = Script(ready=False)
+    script.feed(ev.Connected("Guest1"), ev.Settled())
+    assert script.feed(BLACK_START) == []
+    out = script.feed(ev.EngineReady(HALFKOMI))
+    assert of(ev.WarmUp, out) and not of(ev.Think, out)
 
 
 def test_a_game_joined_on_resume_is_dated_from_its_clocks(tmp_path: Path) -> None:

@@ -199,9 +199,9 @@ async def test_sigterm_stops_cleanly_and_a_restart_resumes_the_game(
     ]
     bobby = await LineClient.connect(server.tcp_port or 0)
     await bobby.login("bobby")
-    # a bot logs in only once two Python processes have started one after the other (the
-    # adapter, then its engine): under load that alone takes more than the 10 s a line
-    # may take, so those waits have the test's whole budget
+    # a bot logs in once its Python process has started (its engine starts meanwhile):
+    # under load that can take more than the 10 s a line may take, so those waits have
+    # the test's whole budget
     starting = math.inf
     with trio.fail_after(60):
         first = await trio.lowlevel.open_process(argv, stderr=subprocess.DEVNULL)

@@ -23,13 +23,15 @@ from adapters.referee.openings import read_records
 from adapters.referee.runner import Match
 from adapters.referee.state import FinishedGame, read_state
 from adapters.stream.events import Event, GameOver
+from tests.support import ROOT
+from tests.support.engines.procs import group_members
 from tests.support.referee import refbot, settings
+from tests.support.referee.cluster import Cluster
 
 pytestmark = pytest.mark.cluster
 
 pytest.importorskip("distributed")
 
-DASK = str(Path(sys.executable).with_name("dask"))
 #: an engine that does not exist on the workers (started with ON_WORKER set) but does here
 MISSING_ON_WORKERS = {
     "cmd": [
@@ -42,59 +44,6 @@ MISSING_ON_WORKERS = {
 }
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class Cluster:
-    """A scheduler and workers as real processes, each in its own process group."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.address = f"tcp://127.0.0.1:{self.port}"
-        self.procs: list[subprocess.Popen[bytes]] = []
-        self.scheduler = self._start(
-            [DASK, "scheduler", "--host", "127.0.0.1", "--port", str(self.port), "--no-dashboard"]
-        )
-        self.workers: list[subprocess.Popen[bytes]] = []
-
-    def _start(self, argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-        proc = subprocess.Popen(
-            argv,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-            env={**os.environ, **(env or {})},
-        )
-        self.procs.append(proc)
-        return proc
-
-    def add_worker(self, **env: str) -> subprocess.Popen[bytes]:
-        argv = [DASK, "worker", self.address, "--nthreads", "1", "--nworkers", "1"]
-        argv += ["--host", "127.0.0.1", "--no-dashboard", "--death-timeout", "20"]
-        worker = self._start(argv, {"ON_WORKER": "1", **env})
-        self.workers.append(worker)
-        return worker
-
-    def wait_for_workers(self, count: int) -> None:
-        from distributed import Client
-
-        with Client(self.address, timeout=30) as client:
-            client.wait_for_workers(count, timeout=60)
-
-    def kill(self, proc: subprocess.Popen[bytes]) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-
-    def close(self) -> None:
-        for proc in reversed(self.procs):
-            self.kill(proc)
-
-
 @pytest.fixture
 def cluster() -> Iterator[Cluster]:
     running = Cluster()
@@ -105,6 +54,44 @@ def cluster() -> Iterator[Cluster]:
         yield running
     finally:
         running.close()
+
+
+#: a test process that starts a cluster and then dies as a pytest-timeout kill does:
+#: `os._exit`, no finalizer, no atexit
+KILLED_TEST = """
+import os, sys
+sys.path[:0] = sys.argv[1:]
+from tests.support.referee.cluster import Cluster
+running = Cluster()
+running.add_worker()
+running.wait_for_workers(1)
+print(*(proc.pid for proc in running.procs), flush=True)
+sys.stdin.readline()
+os._exit(1)
+"""
+
+
+def test_no_cluster_process_outlives_a_test_process_killed_outright() -> None:
+    argv = [sys.executable, "-c", KILLED_TEST, str(ROOT)]
+    test = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    groups: list[int] = []
+    try:
+        assert test.stdout is not None and test.stdin is not None
+        groups += [int(pid) for pid in test.stdout.readline().split()]
+        assert len(groups) == 2, groups  # the scheduler's and the worker's
+        assert all(group_members(group) for group in groups)  # running
+        test.stdin.write("die\n")
+        test.stdin.close()
+        assert test.wait(timeout=30) == 1
+        deadline = time.monotonic() + 20
+        while any(map(group_members, groups)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(map(group_members, groups)), [group_members(g) for g in groups]
+    finally:
+        test.kill()
+        for group in groups:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(group, signal.SIGKILL)
 
 
 def check_records(

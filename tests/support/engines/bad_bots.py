@@ -64,6 +64,16 @@ class SlowBot(Bot):
         return game.legal()[0]
 
 
+class LateBot(Bot):
+    """Ignores the stop flag and answers 400 ms after its movetime (st=)."""
+
+    name: ClassVar[str] = "late"
+
+    def think(self, game: Game[Any], limits: Limits, stop: threading.Event, report: Report) -> Any:
+        time.sleep(((limits.movetime or 0) + 400) / 1000)
+        return game.legal()[0]
+
+
 class StdoutBot(Bot):
     """Writes a bestmove of its own straight to file descriptor 1, then answers."""
 

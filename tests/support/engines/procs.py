@@ -11,6 +11,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 FAKE = str(Path(__file__).with_name("fake_tei.py"))
+GUARD = str(Path(__file__).with_name("group_guard.py"))
+
+
+def guarded(argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """`argv` started under a group guard (group_guard.py) in a new session: the process
+    returned leads the group (`os.killpg(proc.pid, ...)` ends it all), and the guard
+    kills that group as soon as this process ends, however it ends."""
+    return subprocess.Popen(
+        [sys.executable, GUARD, *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        env=env,
+    )
 
 
 def fake(mode: str = "good", *extra: str) -> list[str]:

@@ -6,6 +6,7 @@
                 makes the restarted process behave
 --mode stall    never answers the N-th `go` (ignores stop), once, same marker rule
 --log FILE      keeps a copy of every command received
+--gate FILE     reads nothing until FILE exists (an engine slow to start)
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from pathlib import Path
 
 from rules.registry import new_game
@@ -25,7 +27,10 @@ def main() -> int:
     parser.add_argument("--marker", type=Path)
     parser.add_argument("--no-komi", action="store_true", help="declare no HalfKomi option")
     parser.add_argument("--log", type=Path, help="append every line received to this file")
+    parser.add_argument("--gate", type=Path, help="read nothing until this file exists")
     args = parser.parse_args()
+    while args.gate and not args.gate.exists():
+        time.sleep(0.02)
     marked = bool(args.marker and args.marker.exists())
     if args.mode == "gone" and marked:
         return 1  # once crashed, it never starts again

@@ -113,9 +113,13 @@ class Engine:
             out("info depth 3 score cp 25 nodes 100 pv " + self.answer())
         if self.args.score:
             out(f"info depth 1 score {self.args.score}")
-        out("bestmove " + self.answer())
+        best = "bestmove " + self.answer()
         if self.misbehaving() and mode == "twice":
-            out("bestmove " + self.answer())
+            # both lines in one write: written apart, the second could come after the next
+            # `go` (a loaded machine), where no referee can tell it from that go's answer
+            # (TEI numbers no go) and it plays a move of the position before
+            best += "\n" + best
+        out(best)
 
     def go(self, msg: Go) -> None:
         if self.misbehaving() and self.args.mode == "orphan":

@@ -4,8 +4,10 @@ does not shadow ours, and user bots still load from PYTHONPATH."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -77,8 +79,14 @@ def test_the_playtak_bot_starts_in_a_folder_with_its_own_bots_package(
     work, env = bot_author
     with tcp_server("--user", "alice:secret1") as address:
         argv = [str(TEI), "playtak", "--bot", "random", "--user", "alice", "-v"]
-        argv += ["--password", "wrong12", "--seek", "5 60 0", "--server", address]
-        done = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=60)
-    # the engine shook hands before the login was refused
-    assert "< id name tei-host random" in done.stderr, done.stderr[-2000:]
-    assert done.returncode == 1 and "wrong password" in done.stderr
+        argv += ["--password", "secret1", "--seek", "5 60 0", "--server", address]
+        bot = subprocess.Popen(argv, cwd=work, env=env, stderr=subprocess.PIPE, text=True)
+        try:
+            assert bot.stderr is not None
+            # the seek is posted once the engine has shaken hands (it may refuse the seek)
+            log = list(itertools.takewhile(lambda line: "seeking:" not in line, bot.stderr))
+            bot.send_signal(signal.SIGTERM)
+            assert bot.wait(timeout=60) == 0
+        finally:
+            bot.kill()
+    assert any("< id name tei-host random" in line for line in log), "".join(log)[-2000:]

@@ -346,6 +346,18 @@ def test_clock_deadline_reads_the_acting_seat() -> None:
     assert search_deadlines(limits_of(p.Go(infinite=True, movetime=5), 0)) == (None, None)
 
 
+def test_an_overrun_grace_waits_for_the_bot_until_its_whole_time_plus_the_grace() -> None:
+    """`--overrun-grace MS` (tei match's margin): the stop flag as before, the host's
+    own answer only past the movetime, or the side's clock, plus MS."""
+    movetime = p.Go(movetime=10)
+    soft, hard = search_deadlines(limits_of(movetime, 0))
+    assert hard is not None and hard <= 0.010  # its own deadline, within the movetime
+    assert search_deadlines(limits_of(movetime, 0), 0, 1000) == (soft, 1.010)
+    clock = p.Go(wtime=60_000, btime=2_000)
+    assert search_deadlines(limits_of(clock, 1), 1, 50)[1] == 2.050
+    assert search_deadlines(limits_of(p.Go(depth=3), 0), 0, 50) == (None, None)
+
+
 def test_infinite_holds_the_answer_until_stop() -> None:
     for go in ("go infinite", "go"):
         state = make_state()
