@@ -12,7 +12,7 @@ before a record's first move):
   malformed output  a `bestmove` that does not parse, or a protocol error
   bot error         a `tei engine` (bot=NAME, bot=module:Class) said that its bot raised
                     or returned something that is not a legal action, and answered
-                    with a stand-in move (an overrun it reports is a time forfeit)
+                    with a stand-in move (a late move is judged by the clock and margin)
   adjudicated       the game reached --max-plies (scored as a draw), a draw rule
                     of the rules options ended it (Tak: repetition, rule50), or a rule
                     of --resign, --draw, --tinue-adjudication did (see adjudication.py)

@@ -87,6 +87,7 @@ def test_module_list_names_importable_modules() -> None:
     assert set(compiled.compiled()) <= set(names)
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not compiled.compiled(), reason="the compiled build is not installed")
 def test_compiled_build_searches_like_pure_python() -> None:
     built = child("built")

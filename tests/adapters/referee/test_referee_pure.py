@@ -150,7 +150,16 @@ def test_engine_words_each_and_defaults() -> None:
     assert spec.argv == ("./bot", "--fast", "-v") and spec.name == "bot"
     assert spec.control.base_ms == 5000 and spec.control.movetime_ms == 1000
     bot = engine_spec({"bot": "random"}, "trike", 2)
-    assert bot.argv[-3:] == ("trike", "--bot", "random") and bot.name == "random"
+    assert bot.argv[-7:] == (
+        "engine",
+        "--game",
+        "trike",
+        "--overrun-grace",
+        "50",
+        "--bot",
+        "random",
+    )
+    assert bot.name == "random"  # its margin (50 ms by default) is the host's grace
     assert bot.control.describe() == "0:10 +0.1"  # the default clock
 
 

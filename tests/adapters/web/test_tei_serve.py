@@ -254,7 +254,7 @@ def test_a_client_vanishing_mid_search_stops_the_engine_and_its_helpers(
 def test_a_hosted_bot_session_ends_with_its_client(
     start: StartServer, clients: list[Client]
 ) -> None:
-    server = start("--bot", "test_engine_host:PatientBot", "--max-sessions", "1")
+    server = start("--bot", "tests.tei.host.test_engine_host:PatientBot", "--max-sessions", "1")
     client = connect(server, clients)
     client.send("position startpos", "go infinite")
     client.expect("info")

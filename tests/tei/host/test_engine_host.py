@@ -1,7 +1,7 @@
 """`tei engine` as a real subprocess, driven by scripted transcripts.
 
-The misbehaving bots below are served with `--bot test_engine_host:ClassName` (this
-directory is put on the subprocess's PYTHONPATH).
+The misbehaving bots below are served with `--bot tests.tei.host.test_engine_host:ClassName`
+(the repository's root is put on the subprocess's PYTHONPATH).
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def legal_after(game: str, size: str, moves: list[str], answer: str) -> bool:
 
 def trike_host(host: Callable[..., Host], bot: str, *extra: str) -> Host:
     """A host of one of the bots above on Trike, past the handshake."""
-    h = host("--game", "trike", "--bot", f"test_engine_host:{bot}", *extra)
+    h = host("--game", "trike", "--bot", f"tests.tei.host.test_engine_host:{bot}", *extra)
     h.handshake()
     return h
 
