@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
+from rules.game import NotationError
 from rules.tak.board import code_ptn
 from rules.tak.game import TakGame
 from rules.tak.move import Move
+from rules.tak.position import Position
 from rules.tak.ptn import PtnGame
 
 
@@ -49,3 +53,8 @@ def test_a_ptn_record_keeps_its_comments_before_the_first_move() -> None:
 
 def test_a_komi_of_nothing_is_taken() -> None:
     assert PtnGame(tags={"Size": "5", "Komi": "0"}).options()["halfkomi"] == "0"
+
+
+def test_a_bad_tps_square_is_named_with_its_1_based_row() -> None:
+    with pytest.raises(NotationError, match=r"'Q' in TPS row 2 \('x,Q,x'\)"):
+        Position.from_tps("x3/x,Q,x/x3 1 1")
