@@ -106,3 +106,17 @@ def test_an_llr_exactly_at_a_bound_accepts_that_bound() -> None:
 def test_fitting_counts_with_an_empty_class_is_refused_naming_them() -> None:
     with pytest.raises(SprtError, match=r"cannot fit score 0.5 to counts \[0, 3, 2\]"):
         fit_expected_score([0, 3, 2], (0.0, 0.5, 1.0), 0.5)
+
+
+@pytest.mark.parametrize("bad", [-0.5, 0.0, 1.0, 1.5])
+def test_an_sprt_error_rate_outside_0_to_1_is_refused_naming_it(bad: float) -> None:
+    for alpha, beta in ((bad, 0.05), (0.05, bad)):
+        with pytest.raises(SprtError, match=f"must lie in \\(0, 1\\): {alpha}, {beta}"):
+            Sprt(0, 5, alpha=alpha, beta=beta)
+    assert Sprt(0, 5, alpha=0.001, beta=0.999).beta == 0.999  # inside the bounds: taken
+
+
+def test_an_sprt_with_equal_hypotheses_is_refused() -> None:
+    """elo0 = elo1 gives an LLR of 0 whatever the games: a match that never decides."""
+    with pytest.raises(SprtError, match=r"elo0 \(5.0\) must be below elo1 \(5.0\)"):
+        Sprt.parse(["elo0=5", "elo1=5"])
