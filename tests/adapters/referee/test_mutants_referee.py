@@ -13,6 +13,7 @@ from adapters.referee.clock import TimeControl, TimeControlError
 from adapters.referee.records import GameRecord, MoveNote, cut_fragment
 from adapters.referee.schedule import ScheduleError, make_schedule
 from adapters.referee.sprt import Sprt, SprtError, fit_expected_score
+from adapters.referee.stats import GameScore, pair_stats
 
 
 @pytest.mark.parametrize(
@@ -120,3 +121,9 @@ def test_an_sprt_with_equal_hypotheses_is_refused() -> None:
     """elo0 = elo1 gives an LLR of 0 whatever the games: a match that never decides."""
     with pytest.raises(SprtError, match=r"elo0 \(5.0\) must be below elo1 \(5.0\)"):
         Sprt.parse(["elo0=5", "elo1=5"])
+
+
+def test_two_engines_that_never_met_score_an_even_50_percent() -> None:
+    games = [GameScore(seats=(0, 1), winners=(0,)), GameScore(seats=(1, 0), winners=(0,))]
+    stats = pair_stats(games, 0, 2)
+    assert (stats.games, stats.score, stats.draw_ratio, stats.elo()) == (0, 0.5, 0.0, None)
