@@ -58,3 +58,22 @@ def test_a_komi_of_nothing_is_taken() -> None:
 def test_a_bad_tps_square_is_named_with_its_1_based_row() -> None:
     with pytest.raises(NotationError, match=r"'Q' in TPS row 2 \('x,Q,x'\)"):
         Position.from_tps("x3/x,Q,x/x3 1 1")
+
+
+def test_the_winning_move_can_be_a_one_piece_slide_onto_a_foreign_stack() -> None:
+    """No placement wins here; only d2- (covering the black d1) completes the road, and
+    d2 could also slide up or left (onto the black c2)."""
+    game = TakGame.from_position_string("x4/x4/x2,2,1/1,1,1,2 1 5")
+    code = game.fast_board().winning_move()
+    assert code is not None and game.move_of(code).ptn() == "d2-"
+    game.play_code(code)
+    assert game.result is not None and game.result.winners == (0,)
+
+
+@pytest.mark.parametrize(("d1", "win"), [("2S", "e2-*"), ("2C", None), ("2", "e2-")])
+def test_a_lone_capstone_wins_by_flattening_a_wall_never_a_capstone(
+    d1: str, win: str | None
+) -> None:
+    game = TakGame.from_position_string(f"x5/x5/x5/x3,2,1C/1,1,1,1,{d1} 1 5")
+    code = game.fast_board().winning_move()
+    assert (None if code is None else game.move_of(code).ptn()) == win
