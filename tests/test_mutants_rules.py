@@ -1,0 +1,38 @@
+"""Rules-core behaviours a mutation run found untested (docs/mutation.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.registry import new_game
+from rules.trike.game import TrikeGame
+from tei.game_rules import TeiSettings
+
+
+@pytest.mark.parametrize("game", ["trike", "traxit"])
+def test_perft_and_divide_at_depth_0_count_the_position_alone(game: str) -> None:
+    position = new_game(game, {"size": "4"} if game == "trike" else None)
+    assert position.perft(0) == 1
+    assert position.divide(0) == []
+
+
+def test_o_wins_for_the_seat_that_swapped_into_it() -> None:
+    game = TrikeGame.new({"size": "4"})
+    game.play_all(
+        ["a1", "swap", "b1", "c1", "d1", "b3", "b2", "a3", "a2"]
+    )  # after the swap seat 0 plays O
+    assert game.result is not None
+    assert (game.result.winners, game.result.code) == ((0,), "O 3-2")
+
+
+def test_a_trike_position_read_back_hashes_like_the_game_that_reached_it() -> None:
+    game = TrikeGame.new({"size": "5"})
+    game.play_all(["c2", "b2", "b4", "c3"])
+    again = TrikeGame.from_position_string(game.position_string())
+    assert again.position_string() == game.position_string()
+    assert again.hash_key() == game.hash_key()
+
+
+def test_the_trike_board_size_goes_in_teinewgame_not_setoption() -> None:
+    told = TeiSettings.of("trike", {"size": "7"})
+    assert (told.size, told.settings) == (7, ())
