@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.registry import new_game
+from rules.trike.errors import TrikeOptionError
 from rules.trike.game import TrikeGame
 from tei.game_rules import TeiSettings
 
@@ -36,3 +37,9 @@ def test_a_trike_position_read_back_hashes_like_the_game_that_reached_it() -> No
 def test_the_trike_board_size_goes_in_teinewgame_not_setoption() -> None:
     told = TeiSettings.of("trike", {"size": "7"})
     assert (told.size, told.settings) == (7, ())
+
+
+def test_trike_boards_go_up_to_size_19_and_no_further() -> None:
+    assert TrikeGame.new({"size": "19"}).size == 19
+    with pytest.raises(TrikeOptionError, match="size='20'"):
+        TrikeGame.new({"size": "20"})
