@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.registry import new_game
+from rules.traxit.game import TraxitGame
 from rules.trike.errors import TrikeOptionError
 from rules.trike.game import TrikeGame
 from tei.game_rules import TeiSettings
@@ -43,3 +44,28 @@ def test_trike_boards_go_up_to_size_19_and_no_further() -> None:
     assert TrikeGame.new({"size": "19"}).size == 19
     with pytest.raises(TrikeOptionError, match="size='20'"):
         TrikeGame.new({"size": "20"})
+
+
+@pytest.mark.parametrize(
+    ("position", "tile", "moves"),
+    [
+        # the second seat of two, both pawns free
+        (
+            "TX 1GG5/8/2x2x2/8/8/2x2x2/2R5/3R4 R@S,G@N G:choose 1.1 7fff,ffff 0,0 00",
+            "T01",
+            ["b8-b7", "b8-a8", "c8-c7", "c8-d8"],
+        ),
+        # the second seat of three, whose first pawn (a2) alone can move with T03
+        (
+            "TX 3G1G2/8/B1x5/8/6R1/5x2/B7/6R1 R@S,B@W,G@N B:choose 1.1 fdff,ffff,ffff 0,0,0 000",
+            "T03",
+            ["a2-e2"],
+        ),
+    ],
+)
+def test_a_traxit_seat_that_can_move_with_its_tile_must_move(
+    position: str, tile: str, moves: list[str]
+) -> None:
+    game = TraxitGame.from_position_string(position)
+    game.play_text(tile)
+    assert [str(action) for action in game.legal()] == moves
