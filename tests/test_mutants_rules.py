@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from rules.registry import new_game
@@ -69,3 +71,17 @@ def test_a_traxit_seat_that_can_move_with_its_tile_must_move(
     game = TraxitGame.from_position_string(position)
     game.play_text(tile)
     assert [str(action) for action in game.legal()] == moves
+
+
+def test_traxit_team_partners_are_the_seats_across() -> None:
+    game = TraxitGame.new({"players": "4", "teams": "true"})
+    assert [game.partners(seat) for seat in range(4)] == [(0, 2), (1, 3), (0, 2), (1, 3)]
+
+
+def test_traxit_turn_labels_show_the_totals_only_where_a_set_ends() -> None:
+    game = TraxitGame.new()
+    rng = random.Random(3)
+    while game.result is None:
+        game.play(rng.choice(game.legal()))
+    totals = [after for _label, after in game.turn_labels() if after]
+    assert [total.split(":")[0] for total in totals] == ["set 1", "set 2", "set 3", "set 4"]
