@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules.game import NotationError
+from rules.game import GameError, NotationError, OptionError
 from rules.tak.board import code_ptn
-from rules.tak.game import TakGame
+from rules.tak.game import TakGame, TakOptions
 from rules.tak.move import Move
 from rules.tak.position import Position
 from rules.tak.ptn import PtnGame
@@ -77,3 +77,21 @@ def test_a_lone_capstone_wins_by_flattening_a_wall_never_a_capstone(
     game = TakGame.from_position_string(f"x5/x5/x5/x3,2,1C/1,1,1,1,{d1} 1 5")
     code = game.fast_board().winning_move()
     assert (None if code is None else game.move_of(code).ptn()) == win
+
+
+@pytest.mark.parametrize(("komi", "half"), [("0", 0), ("0.5", 1), ("2.5", 5)])
+def test_a_komi_of_zero_or_any_half_flat_is_taken(komi: str, half: int) -> None:
+    assert TakOptions.parse({"komi": komi}).half_komi == half
+
+
+@pytest.mark.parametrize("komi", ["0.3", "-0.5", "-1", "inf"])
+def test_a_komi_that_is_no_half_flat_or_negative_is_refused_naming_it(komi: str) -> None:
+    with pytest.raises(OptionError, match=f"komi={komi!r}: need a multiple of 0.5, >= 0"):
+        TakOptions.parse({"komi": komi})
+
+
+def test_a_size_option_must_agree_with_the_position_it_comes_with() -> None:
+    empty = "x5/x5/x5/x5/x5 1 1"
+    assert TakGame.from_position_string(empty, {"size": "5"}).options.size == 5
+    with pytest.raises(GameError, match="option size=6 but the position is 5x5"):
+        TakGame.from_position_string(empty, {"size": "6"})
