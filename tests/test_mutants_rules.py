@@ -7,7 +7,9 @@ import random
 import pytest
 
 from rules.registry import new_game
+from rules.traxit.board import xy_cell
 from rules.traxit.game import TraxitGame
+from rules.traxit.tiles import parse_tile, route_table
 from rules.trike.errors import TrikeOptionError
 from rules.trike.game import TrikeGame
 from tei.game_rules import TeiSettings
@@ -85,3 +87,11 @@ def test_traxit_turn_labels_show_the_totals_only_where_a_set_ends() -> None:
         game.play(rng.choice(game.legal()))
     totals = [after for _label, after in game.turn_labels() if after]
     assert [total.split(":")[0] for total in totals] == ["set 1", "set 2", "set 3", "set 4"]
+
+
+def test_traxit_tile_t16_walks_east_northeast_southeast_south() -> None:
+    """Its one diagonal step down (SE): from c5 the unturned tile ends on f4 via d5, e6, f5."""
+    start = xy_cell(2, 4)
+    path = [xy_cell(3, 4), xy_cell(4, 5), xy_cell(5, 4), xy_cell(5, 3)]
+    routes = dict(route_table()[parse_tile("T16")][start])
+    assert sum(1 << cell for cell in path) in routes[path[-1]]

@@ -95,3 +95,9 @@ def test_a_size_option_must_agree_with_the_position_it_comes_with() -> None:
     assert TakGame.from_position_string(empty, {"size": "5"}).options.size == 5
     with pytest.raises(GameError, match="option size=6 but the position is 5x5"):
         TakGame.from_position_string(empty, {"size": "6"})
+
+
+def test_a_file_road_threat_is_completed_on_the_last_rank() -> None:
+    game = TakGame.from_position_string("x5/1,x4/1,x4/1,2,x3/1,2,x3 1 5")
+    code = game.fast_board().winning_move()
+    assert code is not None and game.move_of(code).ptn() == "a5"
