@@ -10,6 +10,7 @@ from rules.tak.game import TakGame, TakOptions
 from rules.tak.move import Move
 from rules.tak.position import Position
 from rules.tak.ptn import PtnGame
+from rules.tak.tinue import win_in_one
 
 
 def test_a_move_code_of_one_piece_is_written_without_a_count() -> None:
@@ -101,3 +102,14 @@ def test_a_file_road_threat_is_completed_on_the_last_rank() -> None:
     game = TakGame.from_position_string("x5/1,x4/1,x4/1,2,x3/1,2,x3 1 5")
     code = game.fast_board().winning_move()
     assert code is not None and game.move_of(code).ptn() == "a5"
+
+
+def test_placing_the_last_piece_in_hand_to_win_on_flats_is_a_win_in_one() -> None:
+    """White has one stone left (nine in the b2 stack) and leads on flats: any flat
+    placement ends the game, and white wins it; no road is in reach."""
+    game = TakGame.from_tps("x2,22222/x,111111111,x/x3 1 10")
+    code = win_in_one(game.fast_board())
+    assert code is not None
+    game.play(game.move_of(code))
+    assert game.result is not None
+    assert (game.result.winners, game.result.reason) == ((0,), "flats")
