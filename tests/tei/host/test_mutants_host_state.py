@@ -10,7 +10,7 @@ from bots.base import Bot, Report
 from rules.game import Game
 from tei.host.effects import Log
 from tei.host.state import HostConfig, HostState, Send, StopSearch
-from tests.tei.host.test_engine_host_state import CountGame, lines, start
+from tests.tei.host.test_engine_host_state import CountGame, lines, make_state, start
 
 
 class BrokenBot(Bot):
