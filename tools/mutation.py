@@ -32,6 +32,10 @@ EQUIVALENT = ROOT / "tools" / "mutation_equivalent.txt"
 
 _REFEREE = "adapters/referee/"
 _REFEREE_MUTANTS = "tests/adapters/referee/test_mutants_referee.py"
+_RULES_MUTANTS = "tests/rules/test_mutants_rules.py"
+_PLAYTAK = "tests/adapters/playtak/"
+_PLAYTAK_MUTANTS = _PLAYTAK + "test_mutants_playtak.py"
+_TAK = "tests/rules/tak/"
 _HOST_TESTS = ("tests/tei/host/test_engine_host_state.py",)
 _PROTOCOL_TESTS = (
     "tests/tei/test_protocol.py",
@@ -68,27 +72,51 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/adapters/playtak/test_playtak_bridge_parts.py",
         "tests/adapters/playtak/test_playtak_bridge_state.py",
     ),
+    "adapters/playtak/game_policy.py": (
+        _PLAYTAK + "test_playtak_chat_template.py",
+        _PLAYTAK + "test_playtak_seek_filter.py",
+        _PLAYTAK + "test_playtak_bridge_state.py",
+        _PLAYTAK_MUTANTS,
+    ),
+    "adapters/playtak/repeats.py": (
+        _PLAYTAK + "test_playtak_bridge_parts.py",
+        _PLAYTAK + "test_playtak_bridge_state.py",
+        _PLAYTAK_MUTANTS,
+    ),
+    "adapters/playtak/seek_filter.py": (_PLAYTAK + "test_playtak_seek_filter.py", _PLAYTAK_MUTANTS),
+    "rules/game.py": (
+        "tests/tei/test_option_specs.py",
+        "tests/tei/test_skeleton.py",
+        "tests/tei/test_tei_rules_once.py",
+        _TAK + "test_tak_perft.py",
+        _RULES_MUTANTS,
+    ),
     "rules/tak/move.py": ("tests/rules/tak/test_tak_move.py", "tests/rules/tak/test_tak_game.py"),
     "rules/tak/board.py": _TAK_CORE,
     "rules/tak/ptn.py": ("tests/rules/tak/test_tak_ptn.py", "tests/rules/tak/test_mutants_tak.py"),
     "rules/tak/position.py": (
         "tests/rules/tak/test_tak_position.py",
         "tests/rules/tak/test_tak_game.py",
+        "tests/rules/tak/test_mutants_tak.py",
     ),
-    "rules/tak/movegen.py": _TAK_CORE,
-    "rules/tak/roads.py": ("tests/rules/tak/test_tak_game.py",),
-    "rules/tak/game.py": ("tests/rules/tak/test_tak_game.py",),
+    "rules/tak/movegen.py": (*_TAK_CORE, _TAK + "test_tak_perft.py"),
+    "rules/tak/roads.py": (_TAK + "test_tak_game.py", _TAK + "test_mutants_tak.py"),
+    "rules/tak/game.py": (
+        _TAK + "test_tak_game.py",
+        _TAK + "test_tak_perft.py",
+        _TAK + "test_mutants_tak.py",
+    ),
     "rules/tak/tables.py": _TAK_CORE,
-    "rules/tak/tinue.py": ("tests/rules/tak/test_tak_tinue.py",),
-    "rules/trike/game.py": ("tests/rules/trike/test_trike_rules.py",),
-    "rules/trike/position.py": ("tests/rules/trike/test_trike_rules.py",),
-    "rules/trike/geometry.py": ("tests/rules/trike/test_trike_rules.py",),
-    "rules/traxit/board.py": ("tests/rules/traxit/test_traxit_rules.py",),
-    "rules/traxit/state.py": ("tests/rules/traxit/test_traxit_rules.py",),
-    "rules/traxit/game.py": ("tests/rules/traxit/test_traxit_rules.py",),
-    "rules/traxit/actions.py": ("tests/rules/traxit/test_traxit_rules.py",),
-    "rules/traxit/notation.py": ("tests/rules/traxit/test_traxit_rules.py",),
-    "rules/traxit/tiles.py": ("tests/rules/traxit/test_traxit_rules.py",),
+    "rules/tak/tinue.py": (_TAK + "test_tak_tinue.py", _TAK + "test_mutants_tak.py"),
+    "rules/trike/game.py": ("tests/rules/trike/test_trike_rules.py", _RULES_MUTANTS),
+    "rules/trike/position.py": ("tests/rules/trike/test_trike_rules.py", _RULES_MUTANTS),
+    "rules/trike/geometry.py": ("tests/rules/trike/test_trike_rules.py", _RULES_MUTANTS),
+    "rules/traxit/board.py": ("tests/rules/traxit/test_traxit_rules.py", _RULES_MUTANTS),
+    "rules/traxit/state.py": ("tests/rules/traxit/test_traxit_rules.py", _RULES_MUTANTS),
+    "rules/traxit/game.py": ("tests/rules/traxit/test_traxit_rules.py", _RULES_MUTANTS),
+    "rules/traxit/actions.py": ("tests/rules/traxit/test_traxit_rules.py", _RULES_MUTANTS),
+    "rules/traxit/notation.py": ("tests/rules/traxit/test_traxit_rules.py", _RULES_MUTANTS),
+    "rules/traxit/tiles.py": ("tests/rules/traxit/test_traxit_rules.py", _RULES_MUTANTS),
 }
 
 # The mutations made: the bugs a slip of the hand makes (an off-by-one, a flipped test, the

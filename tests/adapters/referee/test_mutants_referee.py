@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ from adapters.referee.adjudication import DrawRule, ResignRule, ScoreRun
 from adapters.referee.clock import TimeControl, TimeControlError
 from adapters.referee.records import GameRecord, MoveNote, cut_fragment
 from adapters.referee.schedule import ScheduleError, make_schedule
+from adapters.referee.sprt import Sprt, SprtError, fit_expected_score
+from adapters.referee.stats import GameScore, pair_stats
 
 
 @pytest.mark.parametrize(
@@ -86,3 +89,41 @@ def test_cuts_in_one_second_get_side_files_numbered_2_3_and_on(tmp_path: Path) -
         assert sides[0].name.endswith("-2")
     first, second = (side.name.rsplit("-", 1)[0] for side in sides)
     assert sides[1].name.endswith("-3" if first == second else "-2")  # the same second or not
+
+
+class _LlrAt(Sprt):
+    """An SPRT whose LLR is always exactly its lower or upper bound."""
+
+    def llr(self, counts: Sequence[int]) -> float:
+        return self.lower if counts[0] else self.upper
+
+
+def test_an_llr_exactly_at_a_bound_accepts_that_bound() -> None:
+    sprt = _LlrAt(0, 5)
+    assert sprt.decide((1, 0, 0)) == "H0"
+    assert sprt.decide((0, 0, 1)) == "H1"
+
+
+def test_fitting_counts_with_an_empty_class_is_refused_naming_them() -> None:
+    with pytest.raises(SprtError, match=r"cannot fit score 0.5 to counts \[0, 3, 2\]"):
+        fit_expected_score([0, 3, 2], (0.0, 0.5, 1.0), 0.5)
+
+
+@pytest.mark.parametrize("bad", [-0.5, 0.0, 1.0, 1.5])
+def test_an_sprt_error_rate_outside_0_to_1_is_refused_naming_it(bad: float) -> None:
+    for alpha, beta in ((bad, 0.05), (0.05, bad)):
+        with pytest.raises(SprtError, match=f"must lie in \\(0, 1\\): {alpha}, {beta}"):
+            Sprt(0, 5, alpha=alpha, beta=beta)
+    assert Sprt(0, 5, alpha=0.001, beta=0.999).beta == 0.999  # inside the bounds: taken
+
+
+def test_an_sprt_with_equal_hypotheses_is_refused() -> None:
+    """elo0 = elo1 gives an LLR of 0 whatever the games: a match that never decides."""
+    with pytest.raises(SprtError, match=r"elo0 \(5.0\) must be below elo1 \(5.0\)"):
+        Sprt.parse(["elo0=5", "elo1=5"])
+
+
+def test_two_engines_that_never_met_score_an_even_50_percent() -> None:
+    games = [GameScore(seats=(0, 1), winners=(0,)), GameScore(seats=(1, 0), winners=(0,))]
+    stats = pair_stats(games, 0, 2)
+    assert (stats.games, stats.score, stats.draw_ratio, stats.elo()) == (0, 0.5, 0.0, None)

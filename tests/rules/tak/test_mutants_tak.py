@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
+from rules.game import GameError, NotationError, OptionError
 from rules.tak.board import code_ptn
-from rules.tak.game import TakGame
+from rules.tak.game import TakGame, TakOptions
 from rules.tak.move import Move
+from rules.tak.position import Position
 from rules.tak.ptn import PtnGame
+from rules.tak.tinue import win_in_one
 
 
 def test_a_move_code_of_one_piece_is_written_without_a_count() -> None:
@@ -49,3 +54,62 @@ def test_a_ptn_record_keeps_its_comments_before_the_first_move() -> None:
 
 def test_a_komi_of_nothing_is_taken() -> None:
     assert PtnGame(tags={"Size": "5", "Komi": "0"}).options()["halfkomi"] == "0"
+
+
+def test_a_bad_tps_square_is_named_with_its_1_based_row() -> None:
+    with pytest.raises(NotationError, match=r"'Q' in TPS row 2 \('x,Q,x'\)"):
+        Position.from_tps("x3/x,Q,x/x3 1 1")
+
+
+def test_the_winning_move_can_be_a_one_piece_slide_onto_a_foreign_stack() -> None:
+    """No placement wins here; only d2- (covering the black d1) completes the road, and
+    d2 could also slide up or left (onto the black c2)."""
+    game = TakGame.from_position_string("x4/x4/x2,2,1/1,1,1,2 1 5")
+    code = game.fast_board().winning_move()
+    assert code is not None and game.move_of(code).ptn() == "d2-"
+    game.play_code(code)
+    assert game.result is not None and game.result.winners == (0,)
+
+
+@pytest.mark.parametrize(("d1", "win"), [("2S", "e2-*"), ("2C", None), ("2", "e2-")])
+def test_a_lone_capstone_wins_by_flattening_a_wall_never_a_capstone(
+    d1: str, win: str | None
+) -> None:
+    game = TakGame.from_position_string(f"x5/x5/x5/x3,2,1C/1,1,1,1,{d1} 1 5")
+    code = game.fast_board().winning_move()
+    assert (None if code is None else game.move_of(code).ptn()) == win
+
+
+@pytest.mark.parametrize(("komi", "half"), [("0", 0), ("0.5", 1), ("2.5", 5)])
+def test_a_komi_of_zero_or_any_half_flat_is_taken(komi: str, half: int) -> None:
+    assert TakOptions.parse({"komi": komi}).half_komi == half
+
+
+@pytest.mark.parametrize("komi", ["0.3", "-0.5", "-1", "inf"])
+def test_a_komi_that_is_no_half_flat_or_negative_is_refused_naming_it(komi: str) -> None:
+    with pytest.raises(OptionError, match=f"komi={komi!r}: need a multiple of 0.5, >= 0"):
+        TakOptions.parse({"komi": komi})
+
+
+def test_a_size_option_must_agree_with_the_position_it_comes_with() -> None:
+    empty = "x5/x5/x5/x5/x5 1 1"
+    assert TakGame.from_position_string(empty, {"size": "5"}).options.size == 5
+    with pytest.raises(GameError, match="option size=6 but the position is 5x5"):
+        TakGame.from_position_string(empty, {"size": "6"})
+
+
+def test_a_file_road_threat_is_completed_on_the_last_rank() -> None:
+    game = TakGame.from_position_string("x5/1,x4/1,x4/1,2,x3/1,2,x3 1 5")
+    code = game.fast_board().winning_move()
+    assert code is not None and game.move_of(code).ptn() == "a5"
+
+
+def test_placing_the_last_piece_in_hand_to_win_on_flats_is_a_win_in_one() -> None:
+    """White has one stone left (nine in the b2 stack) and leads on flats: any flat
+    placement ends the game, and white wins it; no road is in reach."""
+    game = TakGame.from_tps("x2,22222/x,111111111,x/x3 1 10")
+    code = win_in_one(game.fast_board())
+    assert code is not None
+    game.play(game.move_of(code))
+    assert game.result is not None
+    assert (game.result.winners, game.result.reason) == ((0,), "flats")

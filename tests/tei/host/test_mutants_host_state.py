@@ -10,7 +10,7 @@ from bots.base import Bot, Report
 from rules.game import Game
 from tei.host.effects import Log
 from tei.host.state import HostConfig, HostState, Send, StopSearch
-from tests.tei.host.test_engine_host_state import CountGame, lines, start
+from tests.tei.host.test_engine_host_state import CountGame, lines, make_state, start
 
 
 class BrokenBot(Bot):
@@ -76,3 +76,23 @@ def test_an_overrun_is_answered_with_the_first_move_of_the_last_pv() -> None:
     hard = state.next_deadline()
     assert hard is not None
     assert lines(state.on_time(hard))[-1] == "bestmove 2"
+
+
+def test_a_bot_past_its_depth_is_stopped_once_and_told_late_with_the_time() -> None:
+    state = make_state(limit_grace=0.5)
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line("go depth 3", 0.0))
+    assert StopSearch(effect.search_id) in state.on_info(effect.search_id, Info(depth=3), 2.0)
+    deeper = state.on_info(effect.search_id, Info(depth=4, pv=("2",)), 2.2)
+    assert not any(isinstance(e, StopSearch) for e in deeper)
+    assert lines(state.on_time(2.5)) == [
+        "info string error: bot overran its time: no answer 2500 ms after go,"
+        " nor in time after the stop flag was set",
+        "bestmove 2",
+    ]
+
+
+def test_a_tak_host_declares_no_v1_size_line_unless_asked() -> None:
+    out = lines(HostState(HostConfig(game="tak", games=("tak",))).on_line("tei", 0.0))
+    assert out[-1] == "teiok"
+    assert not any(line.startswith("size") for line in out)

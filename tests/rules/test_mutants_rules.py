@@ -1,0 +1,97 @@
+"""Rules-core behaviours a mutation run found untested (docs/mutation.md)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.registry import new_game
+from rules.traxit.board import xy_cell
+from rules.traxit.game import TraxitGame
+from rules.traxit.tiles import parse_tile, route_table
+from rules.trike.errors import TrikeOptionError
+from rules.trike.game import TrikeGame
+from tei.game_rules import TeiSettings
+
+
+@pytest.mark.parametrize("game", ["trike", "traxit"])
+def test_perft_and_divide_at_depth_0_count_the_position_alone(game: str) -> None:
+    position = new_game(game, {"size": "4"} if game == "trike" else None)
+    assert position.perft(0) == 1
+    assert position.divide(0) == []
+
+
+def test_o_wins_for_the_seat_that_swapped_into_it() -> None:
+    game = TrikeGame.new({"size": "4"})
+    game.play_all(
+        ["a1", "swap", "b1", "c1", "d1", "b3", "b2", "a3", "a2"]
+    )  # after the swap seat 0 plays O
+    assert game.result is not None
+    assert (game.result.winners, game.result.code) == ((0,), "O 3-2")
+
+
+def test_a_trike_position_read_back_hashes_like_the_game_that_reached_it() -> None:
+    game = TrikeGame.new({"size": "5"})
+    game.play_all(["c2", "b2", "b4", "c3"])
+    again = TrikeGame.from_position_string(game.position_string())
+    assert again.position_string() == game.position_string()
+    assert again.hash_key() == game.hash_key()
+
+
+def test_the_trike_board_size_goes_in_teinewgame_not_setoption() -> None:
+    told = TeiSettings.of("trike", {"size": "7"})
+    assert (told.size, told.settings) == (7, ())
+
+
+def test_trike_boards_go_up_to_size_19_and_no_further() -> None:
+    assert TrikeGame.new({"size": "19"}).size == 19
+    with pytest.raises(TrikeOptionError, match="size='20'"):
+        TrikeGame.new({"size": "20"})
+
+
+@pytest.mark.parametrize(
+    ("position", "tile", "moves"),
+    [
+        # the second seat of two, both pawns free
+        (
+            "TX 1GG5/8/2x2x2/8/8/2x2x2/2R5/3R4 R@S,G@N G:choose 1.1 7fff,ffff 0,0 00",
+            "T01",
+            ["b8-b7", "b8-a8", "c8-c7", "c8-d8"],
+        ),
+        # the second seat of three, whose first pawn (a2) alone can move with T03
+        (
+            "TX 3G1G2/8/B1x5/8/6R1/5x2/B7/6R1 R@S,B@W,G@N B:choose 1.1 fdff,ffff,ffff 0,0,0 000",
+            "T03",
+            ["a2-e2"],
+        ),
+    ],
+)
+def test_a_traxit_seat_that_can_move_with_its_tile_must_move(
+    position: str, tile: str, moves: list[str]
+) -> None:
+    game = TraxitGame.from_position_string(position)
+    game.play_text(tile)
+    assert [str(action) for action in game.legal()] == moves
+
+
+def test_traxit_team_partners_are_the_seats_across() -> None:
+    game = TraxitGame.new({"players": "4", "teams": "true"})
+    assert [game.partners(seat) for seat in range(4)] == [(0, 2), (1, 3), (0, 2), (1, 3)]
+
+
+def test_traxit_turn_labels_show_the_totals_only_where_a_set_ends() -> None:
+    game = TraxitGame.new()
+    rng = random.Random(3)
+    while game.result is None:
+        game.play(rng.choice(game.legal()))
+    totals = [after for _label, after in game.turn_labels() if after]
+    assert [total.split(":")[0] for total in totals] == ["set 1", "set 2", "set 3", "set 4"]
+
+
+def test_traxit_tile_t16_walks_east_northeast_southeast_south() -> None:
+    """Its one diagonal step down (SE): from c5 the unturned tile ends on f4 via d5, e6, f5."""
+    start = xy_cell(2, 4)
+    path = [xy_cell(3, 4), xy_cell(4, 5), xy_cell(5, 4), xy_cell(5, 3)]
+    routes = dict(route_table()[parse_tile("T16")][start])
+    assert sum(1 << cell for cell in path) in routes[path[-1]]
