@@ -40,7 +40,14 @@ from functools import cache
 from typing import Final
 
 from bots.deepening import SearchAborted
-from bots.tak.eval import ENDGAME, eval_tables, static, step_wins, win_squares
+from bots.tak.eval import (
+    ENDGAME,
+    eval_tables,
+    spread_threat,
+    static,
+    step_wins,
+    win_squares,
+)
 from rules.tak.board import DRAW, Board
 from rules.tak.tables import CRUSH_BIT, KIND_SHIFT
 
@@ -51,6 +58,9 @@ EXACT: Final = 0
 LOWER: Final = 1
 UPPER: Final = 2
 MAX_PLY: Final = 128
+#: the bit of a threat set (`Searcher.threat_squares`) that stands for a road in one by a
+#: spread of the opponent (beyond every square: no placement blocks it, it counts once)
+SPREAD_THREAT: Final = 1 << 64
 MAX_EXTENSION: Final = 8
 TT_LIMIT: Final = 1_500_000  # static evaluations cached (the cache is emptied beyond it)
 #: transposition table slots (a power of two; about 120 bytes each when filled)
@@ -297,7 +307,7 @@ class Searcher:
                 mine, theirs = board.black & ~walls, board.white & ~walls
             else:
                 mine, theirs = board.white & ~walls, board.black & ~walls
-            if win_squares(t, mine, empty) or step_wins(board, turn):
+            if win_squares(t, mine, empty) or step_wins(board, turn) or board.slide_win(2):
                 return WIN - ply - 1
         else:
             theirs = 0
@@ -446,9 +456,11 @@ class Searcher:
     @staticmethod
     def threat_squares(board: Board, theirs: int, empty: int) -> int:
         """The squares where the side not to move (road pieces `theirs`) completes a road
-        with one placement or one one-piece step (after the table probe: a cut-off there
-        does not pay for them)."""
-        return win_squares(board.t, theirs, empty) | step_wins(board, 1 - board.turn)
+        with one placement or one one-piece step, and `SPREAD_THREAT` if it completes
+        one with a slide of a taller stack (after the table probe: a cut-off there does
+        not pay for them)."""
+        squares = win_squares(board.t, theirs, empty) | step_wins(board, 1 - board.turn)
+        return squares | SPREAD_THREAT if spread_threat(board) else squares
 
     def quiet_value(self, board: Board, key: int) -> int:
         """The static value of `board` (hash `key`) with no road threat, from the cache."""

@@ -221,11 +221,23 @@ class MoveGenerator:
             if wins:
                 sq = (wins & -wins).bit_length() - 1
                 return sq if self.stones[turn] else sq | CAP_PLACEMENT
+        return self.slide_win(1) or None
+
+    def slide_win(self, min_height: int) -> int:
+        """A slide that wins by road for the side to move at once, from a stack of at
+        least `min_height` pieces, or 0 (placements are not tried; the search asks for
+        `min_height` 2, the spreads its cheaper one-piece step check leaves out).
+        """
         # A slide changes only its own square and the k squares it drops on: it can only
         # complete a road where mine | source | those k squares hold one. A one-piece
         # stack has one slide per direction, judged exactly without making it; for
         # taller stacks the slides of a (square, direction) passing that bound are made,
         # those dropping on fewer squares than the bound needs skipped.
+        turn = self.turn
+        if self.ply < 2:
+            return 0
+        t = self.t
+        mine = (self.black if turn else self.white) & ~self.walls
         own = self.black if turn else self.white
         walls = self.walls
         blockers = walls | self.caps
@@ -239,6 +251,8 @@ class MoveGenerator:
             own ^= low
             sq = low.bit_length() - 1
             height = heights[sq]
+            if height < min_height:
+                continue
             if height == 1 and walls & low:
                 continue  # a lone wall leaves its square empty and tops the next with a wall
             carry = height if height < n else n
@@ -287,7 +301,7 @@ class MoveGenerator:
                 found = self._slide_road(sq, direction, reach, need, codes, mine)
                 if found:
                     return found
-        return None
+        return 0
 
     def _slide_road(
         self, sq: int, direction: int, reach: int, need: int, codes: list[int], mine: int
