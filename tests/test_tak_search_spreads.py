@@ -65,7 +65,7 @@ def test_the_opponents_spread_counts_as_a_road_threat() -> None:
     assert spread_threat(board)
     assert (board.tps(), board.hash, board.turn) == before
     empty = board.t.full & ~(board.white | board.black)
-    threats = Searcher.threat_squares(board, board.road_bits(0), empty)
+    threats = Searcher.threat_squares(board, board.road_bits(0), empty, True)
     assert threats == SPREAD_THREAT
     # with white to move there is nothing for black to spread
     assert not spread_threat(TakGame.from_tps(SPREAD_WHITE).fast_board())

@@ -246,6 +246,27 @@ class MoveGenerator:
         ray_prefix = t.ray_prefix
         heights = self.heights
         n = t.size
+        if min_height > 1:
+            # a first bound for all the stacks at once: every square some slide could
+            # reach (blockers ignored) with mine must hold a road
+            reach = 0
+            x = own
+            while x:
+                low = x & -x
+                x ^= low
+                sq = low.bit_length() - 1
+                height = heights[sq]
+                if height < min_height:
+                    continue
+                carry = height if height < n else n
+                lengths = ray_len[sq]
+                prefixes = ray_prefix[sq]
+                reach |= low
+                for direction in range(4):
+                    length = lengths[direction]
+                    reach |= prefixes[direction][length if length < carry else carry]
+            if not reach or not road(t, mine | reach):
+                return 0
         while own:
             low = own & -own
             own ^= low
