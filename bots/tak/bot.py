@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from bots.base import DEFAULT_MS, BotOption, Info, Limits, Report, SeededBot
 from bots.deepening import Iteration, deepen, iteration_info
@@ -36,11 +36,16 @@ TINUE_SHARE = 0.15
 SHARP_DROP = 30
 
 
+#: moves expected beyond half the pieces in hand (8 left about a quarter of a 10+0.1
+#: clock unused at the end of a 5x5 game, where Taktician and Tiltak leave an eighth)
+MOVES_BEYOND: Final = 6
+
+
 def moves_left(board: Board) -> int:
-    """Moves the side to move still expects to make: the game ends at the latest when its
-    pieces run out."""
+    """Moves the side to move plans its clock for: half its pieces in hand plus
+    `MOVES_BEYOND`, within 6..24 (the game ends at the latest when its pieces run out)."""
     turn = board.turn
-    return max(6, min(24, (board.stones[turn] + board.capstones[turn]) // 2 + 8))
+    return max(6, min(24, (board.stones[turn] + board.capstones[turn]) // 2 + MOVES_BEYOND))
 
 
 def playable(game: Game[Any], who: str) -> TakGame:

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from bots.tak.bot import GROWTH, GROWTH_RANGE, next_iteration_ms
+from bots.base import Limits
+from bots.tak.bot import GROWTH, GROWTH_RANGE, moves_left, next_iteration_ms
 from bots.tak.eval import WEIGHTS_ENV, control_squares, load_weights, step_wins, weights_for
 from bots.tak.search import WIN_BOUND, Searcher
-from bots.timing import TimePlan
+from bots.timing import TimePlan, plan
 from rules.tak.board import square_name
 from rules.tak.game import TakGame
 from tests.support import ROOT
@@ -143,6 +144,18 @@ def test_an_iteration_starts_only_when_it_is_predicted_to_end_in_time() -> None:
     assert not plan.fits(300.0, 600.0, stretch=2.0)  # never past the hard budget
     assert plan.fits(40.0, 10_000.0)  # within the first tenth: always
     assert TimePlan(None, None).fits(1e9, 1e9)
+
+
+def test_a_move_plans_for_half_its_pieces_in_hand_and_six_more_moves() -> None:
+    start = TakGame.new({"size": "5"}).fast_board()  # 21 stones and a capstone
+    assert moves_left(start) == 17
+    late = TakGame.from_tps("x5/x5/x5/x5/x5 1 30").fast_board()
+    late.stones[0] = 3
+    late.capstones[0] = 0
+    assert moves_left(late) == 7
+    # the share of a 10+0.1 clock at the start: (10000 - 25) / 17 + 70 ms
+    share = plan(Limits(wtime=10_000, btime=10_000, winc=100, binc=100), 0, 17, 1000.0).soft
+    assert share == pytest.approx(9975 / 17 + 70)
 
 
 @pytest.mark.parametrize("size", [4, 5, 6])
