@@ -246,27 +246,11 @@ class MoveGenerator:
         ray_prefix = t.ray_prefix
         heights = self.heights
         n = t.size
-        if min_height > 1:
-            # a first bound for all the stacks at once: every square some slide could
-            # reach (blockers ignored) with mine must hold a road
-            reach = 0
-            x = own
-            while x:
-                low = x & -x
-                x ^= low
-                sq = low.bit_length() - 1
-                height = heights[sq]
-                if height < min_height:
-                    continue
-                carry = height if height < n else n
-                lengths = ray_len[sq]
-                prefixes = ray_prefix[sq]
-                reach |= low
-                for direction in range(4):
-                    length = lengths[direction]
-                    reach |= prefixes[direction][length if length < carry else carry]
-            if not reach or not road(t, mine | reach):
-                return 0
+        # the stacks to try and, for taller stacks only, a first bound for all of them at
+        # once: mine and every square some slide could reach (blockers ignored) must
+        # hold a road
+        stacks: list[tuple[int, int, int]] = []  # (square, its bit, height)
+        bound = 0
         while own:
             low = own & -own
             own ^= low
@@ -274,6 +258,18 @@ class MoveGenerator:
             height = heights[sq]
             if height < min_height:
                 continue
+            stacks.append((sq, low, height))
+            if min_height > 1:
+                carry = height if height < n else n
+                lengths = ray_len[sq]
+                prefixes = ray_prefix[sq]
+                bound |= low
+                for direction in range(4):
+                    length = lengths[direction]
+                    bound |= prefixes[direction][length if length < carry else carry]
+        if min_height > 1 and (not bound or not road(t, mine | bound)):
+            return 0
+        for sq, low, height in stacks:
             if height == 1 and walls & low:
                 continue  # a lone wall leaves its square empty and tops the next with a wall
             carry = height if height < n else n
