@@ -7,7 +7,7 @@ from bots.tak.eval import spread_threat, step_wins, win_squares
 from bots.tak.search import SPREAD_THREAT, WIN_BOUND, Searcher
 from rules.tak.board import code_ptn
 from rules.tak.game import TakGame
-from tests.test_tak_eval import random_positions
+from tests.bots.tak.test_tak_eval import random_positions
 
 # white's four-piece stack on a1 spreads three pieces one by one onto b1, c1, d1: with
 # its flat on e1 a road a1-e1; no placement and no one-piece step makes a road
