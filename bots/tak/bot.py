@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from bots.base import DEFAULT_MS, BotOption, Info, Limits, Report, SeededBot
 from bots.deepening import Iteration, deepen, iteration_info
@@ -36,11 +36,17 @@ TINUE_SHARE = 0.15
 SHARP_DROP = 30
 
 
+#: moves expected beyond half the pieces in hand (8 leaves about a quarter of a 10+0.1
+#: clock unused at the end of a 5x5 game, where Taktician leaves an eighth; 6 and 4,
+#: with `STRETCH` 1.3 and 1.5, raised the time a move by 4% only: see docs/bots.md)
+MOVES_BEYOND: Final = 8
+
+
 def moves_left(board: Board) -> int:
-    """Moves the side to move still expects to make: the game ends at the latest when its
-    pieces run out."""
+    """Moves the side to move plans its clock for: half its pieces in hand plus
+    `MOVES_BEYOND`, within 6..24 (the game ends at the latest when its pieces run out)."""
     turn = board.turn
-    return max(6, min(24, (board.stones[turn] + board.capstones[turn]) // 2 + 8))
+    return max(6, min(24, (board.stones[turn] + board.capstones[turn]) // 2 + MOVES_BEYOND))
 
 
 def playable(game: Game[Any], who: str) -> TakGame:
@@ -68,13 +74,19 @@ def next_iteration_ms(ends: list[float]) -> float:
     return last * min(GROWTH_RANGE[1], max(GROWTH_RANGE[0], growth))
 
 
+#: how far past the soft budget the next iteration may be predicted to end in a quiet
+#: position
+STRETCH: Final = 1.0
+
+
 def sharpness(done: list[Iteration[int, int]]) -> float:
-    """How much longer than usual to keep deepening: a best move that changed or a score
-    that fell in the last iteration (the position is sharp) earns up to twice the time."""
+    """How far past the soft budget to keep deepening: `STRETCH`, and half the soft
+    budget more for each of a best move that changed and a score that fell in the last
+    iteration (the position is sharp)."""
     if len(done) < 3:
-        return 1.0
+        return STRETCH
     last, before = done[-1], done[-2]
-    factor = 1.0
+    factor = STRETCH
     if last.move != before.move:
         factor += 0.5
     if last.value < before.value - SHARP_DROP:

@@ -247,6 +247,15 @@ def step_wins(board: Board, turn: int) -> int:
     return out
 
 
+def spread_threat(board: Board) -> bool:
+    """Whether the side not to move would complete a road with one slide of a stack of
+    two or more pieces if it were its turn (the spreads `step_wins` leaves out)."""
+    board.turn ^= 1  # slide_win reads the turn only; the hash is left as it is
+    found = board.slide_win(2)
+    board.turn ^= 1
+    return found != 0
+
+
 def _groups_score(t: SizeTables, et: EvalTables, bits: int) -> int:
     """Sum over connected groups of road pieces of the span bonus."""
     n = t.size

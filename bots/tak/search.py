@@ -40,7 +40,14 @@ from functools import cache
 from typing import Final
 
 from bots.deepening import SearchAborted
-from bots.tak.eval import ENDGAME, eval_tables, static, step_wins, win_squares
+from bots.tak.eval import (
+    ENDGAME,
+    eval_tables,
+    spread_threat,
+    static,
+    step_wins,
+    win_squares,
+)
 from rules.tak.board import DRAW, Board
 from rules.tak.tables import CRUSH_BIT, KIND_SHIFT
 
@@ -51,6 +58,12 @@ EXACT: Final = 0
 LOWER: Final = 1
 UPPER: Final = 2
 MAX_PLY: Final = 128
+#: the bit of a threat set (`Searcher.threat_squares`) that stands for a road in one by a
+#: spread of the opponent (beyond every square: no placement blocks it, it counts once)
+SPREAD_THREAT: Final = 1 << 64
+#: the least depth left at which the opponent's spreads are looked for (they cost a few
+#: microseconds a node: near the leaves more than they save)
+SPREAD_DEPTH: Final = 2
 MAX_EXTENSION: Final = 8
 TT_LIMIT: Final = 1_500_000  # static evaluations cached (the cache is emptied beyond it)
 #: transposition table slots (a power of two; about 120 bytes each when filled)
@@ -297,13 +310,18 @@ class Searcher:
                 mine, theirs = board.black & ~walls, board.white & ~walls
             else:
                 mine, theirs = board.white & ~walls, board.black & ~walls
-            if win_squares(t, mine, empty) or step_wins(board, turn):
+            # a spread's win only at the horizon (above it the search plays the spread)
+            if (
+                win_squares(t, mine, empty)
+                or step_wins(board, turn)
+                or (depth <= 0 and board.slide_win(2))
+            ):
                 return WIN - ply - 1
         else:
             theirs = 0
         threat_sq = -1  # the opponent's road-in-one squares, once computed
         if depth <= 0:
-            threat_sq = self.threat_squares(board, theirs, empty) if theirs else 0
+            threat_sq = self.threat_squares(board, theirs, empty, False) if theirs else 0
             threats = threat_sq.bit_count()
             if not threats or ply >= self.max_ply:
                 key = board.hash
@@ -334,7 +352,8 @@ class Searcher:
                     return value
         # the opponent's road-in-one squares: blocks are searched first, and no pruning
         if threat_sq < 0:
-            threat_sq = self.threat_squares(board, theirs, empty) if theirs else 0
+            spreads = depth >= SPREAD_DEPTH
+            threat_sq = self.threat_squares(board, theirs, empty, spreads) if theirs else 0
         # reverse futility pruning: near the horizon of a null-window search, a static
         # value above beta by a margin per ply left fails high at once (not under a road
         # threat; the side to move has no road in one, checked above)
@@ -444,11 +463,13 @@ class Searcher:
         return best
 
     @staticmethod
-    def threat_squares(board: Board, theirs: int, empty: int) -> int:
+    def threat_squares(board: Board, theirs: int, empty: int, spreads: bool) -> int:
         """The squares where the side not to move (road pieces `theirs`) completes a road
-        with one placement or one one-piece step (after the table probe: a cut-off there
-        does not pay for them)."""
-        return win_squares(board.t, theirs, empty) | step_wins(board, 1 - board.turn)
+        with one placement or one one-piece step, and (if `spreads`) `SPREAD_THREAT` if
+        it completes one with a slide of a taller stack (after the table probe: a
+        cut-off there does not pay for them)."""
+        squares = win_squares(board.t, theirs, empty) | step_wins(board, 1 - board.turn)
+        return squares | SPREAD_THREAT if spreads and spread_threat(board) else squares
 
     def quiet_value(self, board: Board, key: int) -> int:
         """The static value of `board` (hash `key`) with no road threat, from the cache."""

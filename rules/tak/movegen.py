@@ -221,11 +221,23 @@ class MoveGenerator:
             if wins:
                 sq = (wins & -wins).bit_length() - 1
                 return sq if self.stones[turn] else sq | CAP_PLACEMENT
+        return self.slide_win(1) or None
+
+    def slide_win(self, min_height: int) -> int:
+        """A slide that wins by road for the side to move at once, from a stack of at
+        least `min_height` pieces, or 0 (placements are not tried; the search asks for
+        `min_height` 2, the spreads its cheaper one-piece step check leaves out).
+        """
         # A slide changes only its own square and the k squares it drops on: it can only
         # complete a road where mine | source | those k squares hold one. A one-piece
         # stack has one slide per direction, judged exactly without making it; for
         # taller stacks the slides of a (square, direction) passing that bound are made,
         # those dropping on fewer squares than the bound needs skipped.
+        turn = self.turn
+        if self.ply < 2:
+            return 0
+        t = self.t
+        mine = (self.black if turn else self.white) & ~self.walls
         own = self.black if turn else self.white
         walls = self.walls
         blockers = walls | self.caps
@@ -234,11 +246,30 @@ class MoveGenerator:
         ray_prefix = t.ray_prefix
         heights = self.heights
         n = t.size
+        # the stacks to try and, for taller stacks only, a first bound for all of them at
+        # once: mine and every square some slide could reach (blockers ignored) must
+        # hold a road
+        stacks: list[tuple[int, int, int]] = []  # (square, its bit, height)
+        bound = 0
         while own:
             low = own & -own
             own ^= low
             sq = low.bit_length() - 1
             height = heights[sq]
+            if height < min_height:
+                continue
+            stacks.append((sq, low, height))
+            if min_height > 1:
+                carry = height if height < n else n
+                lengths = ray_len[sq]
+                prefixes = ray_prefix[sq]
+                bound |= low
+                for direction in range(4):
+                    length = lengths[direction]
+                    bound |= prefixes[direction][length if length < carry else carry]
+        if min_height > 1 and (not bound or not road(t, mine | bound)):
+            return 0
+        for sq, low, height in stacks:
             if height == 1 and walls & low:
                 continue  # a lone wall leaves its square empty and tops the next with a wall
             carry = height if height < n else n
@@ -287,7 +318,7 @@ class MoveGenerator:
                 found = self._slide_road(sq, direction, reach, need, codes, mine)
                 if found:
                     return found
-        return None
+        return 0
 
     def _slide_road(
         self, sq: int, direction: int, reach: int, need: int, codes: list[int], mine: int

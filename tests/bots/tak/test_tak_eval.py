@@ -12,10 +12,21 @@ from pathlib import Path
 
 import pytest
 
-from bots.tak.bot import GROWTH, GROWTH_RANGE, next_iteration_ms
+from bots.base import Limits
+from bots.deepening import Iteration
+from bots.tak.bot import (
+    GROWTH,
+    GROWTH_RANGE,
+    MOVES_BEYOND,
+    SHARP_DROP,
+    STRETCH,
+    moves_left,
+    next_iteration_ms,
+    sharpness,
+)
 from bots.tak.eval import WEIGHTS_ENV, control_squares, load_weights, step_wins, weights_for
 from bots.tak.search import WIN_BOUND, Searcher
-from bots.timing import TimePlan
+from bots.timing import TimePlan, plan
 from rules.tak.board import square_name
 from rules.tak.game import TakGame
 from tests.support import ROOT
@@ -143,6 +154,29 @@ def test_an_iteration_starts_only_when_it_is_predicted_to_end_in_time() -> None:
     assert not plan.fits(300.0, 600.0, stretch=2.0)  # never past the hard budget
     assert plan.fits(40.0, 10_000.0)  # within the first tenth: always
     assert TimePlan(None, None).fits(1e9, 1e9)
+
+
+def test_deepening_may_run_past_the_soft_budget_by_the_stretch_and_more_when_sharp() -> None:
+    quiet = [Iteration(d, 50, 7) for d in (1, 2, 3)]
+    assert sharpness(quiet) == STRETCH >= 1.0
+    changed = [*quiet[:2], Iteration(3, 50, 8)]
+    assert sharpness(changed) == STRETCH + 0.5
+    fell = [*changed[:2], Iteration(3, 50 - SHARP_DROP - 1, 8)]
+    assert sharpness(fell) == STRETCH + 1.0
+    # a quiet position: an iteration predicted to end within STRETCH x soft starts
+    assert TimePlan(soft=500.0, hard=1250.0).fits(200.0, 500.0 * STRETCH - 200.0, STRETCH)
+
+
+def test_a_move_plans_for_half_its_pieces_in_hand_and_some_more_moves() -> None:
+    start = TakGame.new({"size": "5"}).fast_board()  # 21 stones and a capstone
+    assert moves_left(start) == 11 + MOVES_BEYOND
+    late = TakGame.from_tps("x5/x5/x5/x5/x5 1 30").fast_board()
+    late.stones[0] = 3
+    late.capstones[0] = 0
+    assert moves_left(late) == max(6, 1 + MOVES_BEYOND)
+    # the share of a 10+0.1 clock at the start: (10000 - 25) / 19 + 70 ms
+    share = plan(Limits(wtime=10_000, btime=10_000, winc=100, binc=100), 0, 19, 1000.0).soft
+    assert share == pytest.approx(9975 / 19 + 70)
 
 
 @pytest.mark.parametrize("size", [4, 5, 6])
