@@ -63,12 +63,12 @@ def _sockets() -> set[str]:
 def _settle(check: Any, before: set[Any], seconds: float = 5.0) -> set[Any]:
     """What `check()` finds beyond `before`, after giving closing things a moment."""
     deadline = time.monotonic() + seconds
-    while True:
-        gc.collect()
-        extra = check() - before
-        if not extra or time.monotonic() > deadline:
-            return extra
+    extra = check() - before
+    while extra and time.monotonic() < deadline:
+        gc.collect()  # only when something is left: a full collection costs up to a second
         time.sleep(0.05)
+        extra = check() - before
+    return extra
 
 
 @pytest.fixture(autouse=True)
