@@ -260,8 +260,9 @@ def tinue(
 
 
 def is_tak(game: TakGame) -> bool:
-    """Whether the side that just moved threatens a road in one (the game going on)."""
-    if game.result is not None or game.ply < 1:
+    """Whether the side that just moved threatens a road in one (the game going on).
+    Judged on the position alone, so also on a game set up from a position string."""
+    if game.result is not None:
         return False
     board = game.fast_board()
     return board.ply >= 2 and road_in_one(board, 1 - board.turn) is not None
