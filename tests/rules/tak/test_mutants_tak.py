@@ -173,3 +173,12 @@ def test_a_deadline_already_past_stops_the_search_whatever_the_budget() -> None:
     board = TakGame.from_tps("2,2,x3/x3,1,x/x3,1,x/1,1,1,x2/x,2,x3 1 6").fast_board()
     assert solve(board.copy(), 5) is not None
     assert solve(board, 5, budget=10**6, deadline=time.monotonic() - 1) is None
+
+
+def test_a_winning_slide_found_after_one_reply_is_not_played_after_another() -> None:
+    """The defender's replies are tried in turn, each first against the winning move found
+    after the one before. Deep in this search that move is a slide (b1+) and a later
+    reply leaves b1 empty: the slide is no threat there, nor legal. No tinue within 5."""
+    game = TakGame.from_tps("x,1,1,2/1S,x,1,22/1,x2,1S/1,12S,x2 1 13")
+    assert tinue(game, 5) is None
+    assert not is_tinue(game, 4)
