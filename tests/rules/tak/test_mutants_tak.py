@@ -182,3 +182,14 @@ def test_a_winning_slide_found_after_one_reply_is_not_played_after_another() -> 
     game = TakGame.from_tps("x,1,1,2/1S,x,1,22/1,x2,1S/1,12S,x2 1 13")
     assert tinue(game, 5) is None
     assert not is_tinue(game, 4)
+
+
+def test_a_slide_that_fills_the_board_to_win_on_flats_is_a_win_in_one() -> None:
+    """b2 is the last empty square. A flat placed there only draws (7 flats each); 2a2>11
+    drops one piece on b2 and one on black's c2 flat: 8 to 6, a win on flats, no road."""
+    game = TakGame.from_tps("1,2,1,2/2,1,2,1/111,x,2,2S/2,1,1S,2 1 10")
+    line = tinue(game, 1)
+    assert line is not None and [move.ptn() for move in line] == ["2a2>11"]
+    game.play(line[0])
+    assert game.result is not None
+    assert (game.result.winners, game.result.reason) == ((0,), "flats")
