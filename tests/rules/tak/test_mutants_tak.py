@@ -193,3 +193,12 @@ def test_a_slide_that_fills_the_board_to_win_on_flats_is_a_win_in_one() -> None:
     game.play(line[0])
     assert game.result is not None
     assert (game.result.winners, game.result.reason) == ((0,), "flats")
+
+
+def test_the_tinue_mark_declines_when_a_repetition_could_end_the_game_first() -> None:
+    """The fork of test_tak_tinue after its position came round twice: d2 is tak, but a
+    third repetition could draw the game within the line, so no tinue is claimed."""
+    game = TakGame.from_tps("2,2,x3/x3,1,x/x3,1,x/1,1,1,x2/x5 1 6", {"repetition": "true"})
+    game.play_all(["d4+", "a5-", "d5-", "a4+", "d2"])  # quiet plies back to the start
+    assert is_tak(game) and not is_tinue(game) and mark(game) == "'"
+    assert is_tinue(TakGame.from_tps(FORK_AFTER_D2))  # the same position without the rule
