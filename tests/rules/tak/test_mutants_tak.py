@@ -202,3 +202,38 @@ def test_the_tinue_mark_declines_when_a_repetition_could_end_the_game_first() ->
     game.play_all(["d4+", "a5-", "d5-", "a4+", "d2"])  # quiet plies back to the start
     assert is_tak(game) and not is_tinue(game) and mark(game) == "'"
     assert is_tinue(TakGame.from_tps(FORK_AFTER_D2))  # the same position without the rule
+
+
+def test_the_50_ply_rule_bounds_the_tinue_search_to_the_plies_left() -> None:
+    """46 quiet plies played: a 3-ply search ends by ply 49 and is answered; a 4-ply one
+    could reach the 50th quiet ply (a draw), so tinue() declines it."""
+    game = TakGame.from_tps("2,2,x3/x3,1,x/x3,1,x/1,1,1,x2/x5 1 6", {"rule50": "true"})
+    for _ in range(11):
+        game.play_all(["d4+", "a5-", "d5-", "a4+"])  # quiet plies back to the start
+    game.play_all(["d4+", "a5-"])
+    assert game.quiet_plies == 46
+    assert tinue(game, 3) is not None
+    assert tinue(game, 4) is None
+
+
+def test_the_first_move_of_ones_own_can_start_a_tinue() -> None:
+    """3x3 after the opening placements (a1 for black, b2 for white): white's first piece
+    of its own, c2, starts a forced road within 7 plies."""
+    game = TakGame.new({"size": "3"})
+    game.play_all(["a1", "b2"])
+    line = tinue(game, 7)
+    assert line is not None and line[0].ptn() == "c2"
+    game.play_all([move.ptn() for move in line])
+    assert game.result is not None and game.result.winners == (0,)
+
+
+def test_with_two_stones_a_side_the_first_own_piece_wins_on_flats() -> None:
+    """flats=2: after the opening placements white's last stone ends the game, 2 flats
+    to 1: a win in one at ply 2 already."""
+    game = TakGame.new({"size": "3", "flats": "2", "caps": "0"})
+    game.play_all(["a1", "b2"])
+    line = tinue(game, 1)
+    assert line is not None
+    game.play(line[0])
+    assert game.result is not None
+    assert (game.result.winners, game.result.reason) == ((0,), "flats")
