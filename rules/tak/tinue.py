@@ -60,18 +60,17 @@ def road_in_one(board: Board, colour: int) -> int | None:
 
 
 def _flat_win(board: Board) -> int | None:
-    """A placement that ends the game on flats in the mover's favour, or None.
+    """A move that ends the game on flats in the mover's favour, or None.
 
-    Only a placement can fill the board or empty the mover's reserves, and only when
-    one empty square or one piece in hand is left: checked before any move is tried.
+    Only a placement empties the mover's reserves (when one piece is left in hand), and
+    a move fills at most `size` empty squares (a placement one, a slide those it drops
+    on): the moves are tried only when one of these can happen.
     """
     mover = board.turn
     empties = board.t.squares - (board.white | board.black).bit_count()
-    if empties != 1 and board.stones[mover] + board.capstones[mover] != 1:
+    if empties > board.t.size and board.stones[mover] + board.capstones[mover] != 1:
         return None
     for code in board.moves():
-        if (code >> 6) & 3 == 3:
-            continue
         board.make(code)
         res = board.result()
         board.unmake(code)
@@ -260,8 +259,9 @@ def tinue(
 
 
 def is_tak(game: TakGame) -> bool:
-    """Whether the side that just moved threatens a road in one (the game going on)."""
-    if game.result is not None or game.ply < 1:
+    """Whether the side that just moved threatens a road in one (the game going on).
+    Judged on the position alone, so also on a game set up from a position string."""
+    if game.result is not None:
         return False
     board = game.fast_board()
     return board.ply >= 2 and road_in_one(board, 1 - board.turn) is not None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from rules.game import GameError, NotationError, OptionError
@@ -10,7 +12,7 @@ from rules.tak.game import TakGame, TakOptions
 from rules.tak.move import Move
 from rules.tak.position import Position
 from rules.tak.ptn import PtnGame
-from rules.tak.tinue import win_in_one
+from rules.tak.tinue import defended, is_tak, is_tinue, mark, solve, tinue, win_in_one
 
 
 def test_a_move_code_of_one_piece_is_written_without_a_count() -> None:
@@ -111,5 +113,127 @@ def test_placing_the_last_piece_in_hand_to_win_on_flats_is_a_win_in_one() -> Non
     code = win_in_one(game.fast_board())
     assert code is not None
     game.play(game.move_of(code))
+    assert game.result is not None
+    assert (game.result.winners, game.result.reason) == ((0,), "flats")
+
+
+# ---- the tinue solver (rules/tak/tinue.py) -------------------------------------------
+FORK_AFTER_D2 = "2,2,x3/x3,1,x/x3,1,x/1,1,1,1,x/x5 2 6"  # test_tak_tinue's FORK after d2
+
+
+def test_a_tak_is_judged_on_a_position_set_up_from_tps() -> None:
+    """No move played on the game object: the side that just moved is the position's."""
+    game = TakGame.from_tps(FORK_AFTER_D2)
+    assert game.ply == 0
+    assert is_tak(game) and is_tinue(game) and mark(game) == "''"
+
+
+@pytest.mark.parametrize(
+    "tps",
+    [
+        "x3/x,2222222221,x/1,1,x 2 10",  # black to move, one stone left; white leads
+        "x3/x,1111111112,x/2,2,x 1 10",  # the same with the colours swapped
+    ],
+)
+def test_a_tak_answered_only_by_moves_that_lose_on_flats_is_tinue(tps: str) -> None:
+    """The defender's every move places its last piece (blocking c1 too): the game ends
+    on flats at once, which the side that made the tak wins."""
+    game = TakGame.from_tps(tps)
+    taker = 1 - game.turn
+    assert is_tak(game) and is_tinue(game) and mark(game) == "''"
+    line = defended(game.fast_board())
+    assert line is not None and len(line) == 1
+    game.play(game.move_of(line[0]))
+    assert game.result is not None and game.result.reason == "flats"
+    assert game.result.winners == (taker,)
+
+
+def test_a_tak_whose_every_answer_loses_on_flats_is_found_as_a_tinue() -> None:
+    game = TakGame.from_tps("x3/x,2222222221,x/1,x2 1 10")  # black has one stone left
+    line = tinue(game, 3)
+    assert line is not None and len(line) == 2  # the tak, then any reply ends the game
+    game.play_all([move.ptn() for move in line])
+    assert game.result is not None and game.result.winners == (0,)
+
+
+def test_filling_the_last_square_to_win_on_flats_is_a_one_ply_tinue() -> None:
+    """b2 is the only empty square (white has pieces to spare): any placement there fills
+    the board, and white has four flats to black's none."""
+    game = TakGame.from_tps("1,2S,1/2S,x,2S/1,2S,1 1 5")
+    line = tinue(game, 1)
+    assert line is not None and len(line) == 1
+    game.play(line[0])
+    assert game.result is not None
+    assert (game.result.winners, game.result.reason) == ((0,), "flats")
+
+
+def test_a_deadline_already_past_stops_the_search_whatever_the_budget() -> None:
+    """This five-ply tinue takes 25 positions to prove; the clock is read every
+    CLOCK_EVERY (16) of them, so a passed deadline gives up before the proof."""
+    board = TakGame.from_tps("2,2,x3/x3,1,x/x3,1,x/1,1,1,x2/x,2,x3 1 6").fast_board()
+    assert solve(board.copy(), 5) is not None
+    assert solve(board, 5, budget=10**6, deadline=time.monotonic() - 1) is None
+
+
+def test_a_winning_slide_found_after_one_reply_is_not_played_after_another() -> None:
+    """The defender's replies are tried in turn, each first against the winning move found
+    after the one before. Deep in this search that move is a slide (b1+) and a later
+    reply leaves b1 empty: the slide is no threat there, nor legal. No tinue within 5."""
+    game = TakGame.from_tps("x,1,1,2/1S,x,1,22/1,x2,1S/1,12S,x2 1 13")
+    assert tinue(game, 5) is None
+    assert not is_tinue(game, 4)
+
+
+def test_a_slide_that_fills_the_board_to_win_on_flats_is_a_win_in_one() -> None:
+    """b2 is the last empty square. A flat placed there only draws (7 flats each); 2a2>11
+    drops one piece on b2 and one on black's c2 flat: 8 to 6, a win on flats, no road."""
+    game = TakGame.from_tps("1,2,1,2/2,1,2,1/111,x,2,2S/2,1,1S,2 1 10")
+    line = tinue(game, 1)
+    assert line is not None and [move.ptn() for move in line] == ["2a2>11"]
+    game.play(line[0])
+    assert game.result is not None
+    assert (game.result.winners, game.result.reason) == ((0,), "flats")
+
+
+def test_the_tinue_mark_declines_when_a_repetition_could_end_the_game_first() -> None:
+    """The fork of test_tak_tinue after its position came round twice: d2 is tak, but a
+    third repetition could draw the game within the line, so no tinue is claimed."""
+    game = TakGame.from_tps("2,2,x3/x3,1,x/x3,1,x/1,1,1,x2/x5 1 6", {"repetition": "true"})
+    game.play_all(["d4+", "a5-", "d5-", "a4+", "d2"])  # quiet plies back to the start
+    assert is_tak(game) and not is_tinue(game) and mark(game) == "'"
+    assert is_tinue(TakGame.from_tps(FORK_AFTER_D2))  # the same position without the rule
+
+
+def test_the_50_ply_rule_bounds_the_tinue_search_to_the_plies_left() -> None:
+    """46 quiet plies played: a 3-ply search ends by ply 49 and is answered; a 4-ply one
+    could reach the 50th quiet ply (a draw), so tinue() declines it."""
+    game = TakGame.from_tps("2,2,x3/x3,1,x/x3,1,x/1,1,1,x2/x5 1 6", {"rule50": "true"})
+    for _ in range(11):
+        game.play_all(["d4+", "a5-", "d5-", "a4+"])  # quiet plies back to the start
+    game.play_all(["d4+", "a5-"])
+    assert game.quiet_plies == 46
+    assert tinue(game, 3) is not None
+    assert tinue(game, 4) is None
+
+
+def test_the_first_move_of_ones_own_can_start_a_tinue() -> None:
+    """3x3 after the opening placements (a1 for black, b2 for white): white's first piece
+    of its own, c2, starts a forced road within 7 plies."""
+    game = TakGame.new({"size": "3"})
+    game.play_all(["a1", "b2"])
+    line = tinue(game, 7)
+    assert line is not None and line[0].ptn() == "c2"
+    game.play_all([move.ptn() for move in line])
+    assert game.result is not None and game.result.winners == (0,)
+
+
+def test_with_two_stones_a_side_the_first_own_piece_wins_on_flats() -> None:
+    """flats=2: after the opening placements white's last stone ends the game, 2 flats
+    to 1: a win in one at ply 2 already."""
+    game = TakGame.new({"size": "3", "flats": "2", "caps": "0"})
+    game.play_all(["a1", "b2"])
+    line = tinue(game, 1)
+    assert line is not None
+    game.play(line[0])
     assert game.result is not None
     assert (game.result.winners, game.result.reason) == ((0,), "flats")
