@@ -91,7 +91,7 @@ def test_interrupted_and_resumed(tmp_path: Path) -> None:
     games, out = tmp_path / "games.ptn", tmp_path / "out.ptn"
     state = Path(str(out) + ".state")
     games.write_text(PLACEMENTS)
-    marker = "0.300731"
+    marker = "0.450731"  # seconds a position: the interrupt lands with most of them left
     argv = [
         sys.executable,
         "-m",
@@ -111,6 +111,7 @@ def test_interrupted_and_resumed(tmp_path: Path) -> None:
         if state.exists() and len(state.read_text().splitlines()) >= 3:
             break
         time.sleep(0.05)
+    assert run.poll() is None, "the analysis ended before it could be interrupted"
     run.send_signal(signal.SIGINT)
     _, stderr = run.communicate(timeout=30)
     assert run.returncode == 130, stderr
