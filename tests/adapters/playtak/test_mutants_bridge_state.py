@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from adapters.playtak import bridge_events as ev
 from tests.adapters.playtak.test_playtak_bridge_state import (
+    BLACK_START,
     CRASH,
     WHITE_START,
     Script,
@@ -26,3 +29,31 @@ def test_restarting_a_failed_engine_depends_on_our_clock_not_the_opponents(
     out = script.feed(ev.EngineFailed(ticket, CRASH))
     assert sent(out) == (["Game#5 Resign"] if resigns else [])
     assert len(of(ev.Restart, out)) == (0 if resigns else 1)
+
+
+def test_a_game_start_without_a_clock_warns_of_no_clamped_clock(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    script = Script()
+    script.login()
+    with caplog.at_level(logging.INFO):
+        out = script.feed("Game Start 5 Guest1 vs bobby white 5 0 0 0 21 1 0 0 0 0 0")
+    assert of(ev.Think, out)  # the game is played
+    assert not [r.getMessage() for r in caplog.records if "clamped" in r.getMessage()]
+
+
+def test_a_server_move_that_does_not_fit_our_game_makes_us_resign() -> None:
+    script = Script()
+    script.login()
+    script.answer(script.feed(BLACK_START, "Game#2 P A1"), "e5")
+    out = script.feed("Game#2 Timems 60000 59000", "Game#2 P E5")  # e5 is taken
+    assert sent(out) == ["Game#2 Resign"]
+
+
+@pytest.mark.parametrize("signal", ["RemoveDraw", "RemoveUndo", "OfferDraw", "RequestUndo"])
+def test_only_an_agreed_undo_takes_back_a_ply(signal: str) -> None:
+    script = Script()
+    script.login()
+    script.answer(script.feed(BLACK_START, "Game#2 P A1"), "e5")
+    script.feed("Game#2 Timems 60000 59000", f"Game#2 {signal}")
+    assert script.state.live is not None and script.state.live.moves == ["P A1", "P E5"]
