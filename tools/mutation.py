@@ -77,6 +77,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "adapters/playtak/live_game.py": (
         "tests/adapters/playtak/test_playtak_live_phase.py",
         "tests/adapters/playtak/test_playtak_bridge_state.py",
+        "tests/adapters/playtak/test_mutants_bridge_state.py",
     ),
     "adapters/playtak/bridge_events.py": (
         "tests/adapters/playtak/test_playtak_bridge_parts.py",
