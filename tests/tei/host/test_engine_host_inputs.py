@@ -58,12 +58,17 @@ def test_huge_times_are_clamped_and_the_search_still_answers_stop(
     engine: EnginePipe, go: str
 ) -> None:
     engine.send("teinewgame 5", "position startpos", go)
-    engine.ping()
+    lines = engine.ping()
     engine.send("stop")
-    lines = engine.expect("bestmove")
+    if not any(line.startswith("bestmove") for line in lines):
+        # the random bot answers at once: before or after the readyok, whichever the host
+        # had read first (under load, the answer can come first)
+        lines += engine.expect("bestmove")
     assert any("clamped to 2147483647" in line for line in engine.seen), engine.seen
-    assert lines[-1] != "bestmove --"
-    engine.ping()  # still serving
+    answers = [line for line in lines if line.startswith("bestmove")]
+    assert len(answers) == 1 and answers[0] != "bestmove --", lines
+    later = engine.ping()  # still serving, and that go was answered once
+    assert not any(line.startswith("bestmove") for line in later), later
     assert engine.proc.poll() is None
 
 
