@@ -193,9 +193,14 @@ class BridgeState(Thinking):
             if self._settled:
                 self._look_for_game()
             return
-        self._new_game = self._engine_game(live.start)  # its komi as the engine plays it
-        if not live.our_turn and not live.replaying:
-            self.out.add(ev.WarmUp(self._new_game))
+        self._new_game = new = self._engine_game(live.start)  # its komi as the engine plays it
+        self._go_on(live, new)
+
+    def _go_on(self, live: LiveGame, new: NewGame) -> None:
+        """A game that can be played (started, or the engine ready): warm the engine up
+        for `new` on the opponent's turn, or think on ours."""
+        if not live.our_turn and not live.replaying and self._engine is not None:
+            self.out.add(ev.WarmUp(new))
         self._maybe_think()
 
     def _engine_refusal(self, size: int, komi: int) -> str | None:
@@ -301,12 +306,10 @@ class BridgeState(Thinking):
         )
         self.live = live = LiveGame.begin(event, inc, game, self._now, self._wall, late)
         self.out.add(ev.ShowGame(live, self.name))
-        self._new_game = self._engine_game(event)
+        self._new_game = new = self._engine_game(event)
         if self.settings.greeting is not None and not late:
             self._tell(live, self.settings.greeting)
-        if not live.our_turn and not live.replaying and self._engine is not None:
-            self.out.add(ev.WarmUp(self._new_game))
-        self._maybe_think()
+        self._go_on(live, new)
 
     def _ignore_start(self, event: p.GameStart, why: str) -> None:
         """A `Game Start` that cannot be ours: not played, recorded nor counted; said once

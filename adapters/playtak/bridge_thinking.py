@@ -59,9 +59,13 @@ class Thinking:
             if live.our_turn or live is not work.live:
                 self._cancel_thinking()  # pondering is over; its ev.EngineIdle calls us again
             return
-        if live is None or work is not None or self.done or not live.may_think:
-            return
-        if self._engine is None:  # still starting: EngineReady thinks
+        if (
+            live is None
+            or work is not None
+            or self.done
+            or self._engine is None  # still starting: EngineReady thinks
+            or not live.may_think
+        ):
             return
         if live.failures >= self.settings.max_engine_failures:
             self.out.error(f"game {live.start.game_id}: too many engine failures, resigning")
