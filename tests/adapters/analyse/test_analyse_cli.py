@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.adapters.analyse.test_analyse_units import TWO_GAMES
+from tests.support.engines.gate import EVAL_LINE, set_limit
 from tests.support.engines.procs import FAKE, mentioning, tei
 
 pytestmark = pytest.mark.process
@@ -89,9 +90,13 @@ def test_a_crashing_engine_is_restarted_and_the_position_left_unanalysed(
 
 def test_interrupted_and_resumed(tmp_path: Path) -> None:
     games, out = tmp_path / "games.ptn", tmp_path / "out.ptn"
-    state = Path(str(out) + ".state")
+    state, control = Path(str(out) + ".state"), tmp_path / "gate"
     games.write_text(PLACEMENTS)
-    marker = "0.450731"  # seconds a position: the interrupt lands with most of them left
+    marker = "0.050731"  # seconds a position; it marks this test's engines too
+    # the engine answers no go once two positions are in the state file, until the gate is
+    # opened: the interrupt lands with most positions left, however loaded the machine
+    set_limit(control, 2)
+    gate = ("--gate", str(control), str(state), EVAL_LINE)
     argv = [
         sys.executable,
         "-m",
@@ -99,20 +104,21 @@ def test_interrupted_and_resumed(tmp_path: Path) -> None:
         "analyse",
         str(games),
         "--engine",
-        *fake_engine("--delay", marker),
+        *fake_engine("--delay", marker, *gate),
         "--limit",
         "st=1",
         "--out",
         str(out),
     ]
     run = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True)
-    limit = time.monotonic() + 30
+    limit = time.monotonic() + 60
     while time.monotonic() < limit:
-        if state.exists() and len(state.read_text().splitlines()) >= 3:
+        if state.exists() and state.read_text().count(EVAL_LINE) >= 2:
             break
         time.sleep(0.05)
     assert run.poll() is None, "the analysis ended before it could be interrupted"
     run.send_signal(signal.SIGINT)
+    set_limit(control, None)
     _, stderr = run.communicate(timeout=30)
     assert run.returncode == 130, stderr
     assert "run the same command with --resume" in stderr
@@ -125,7 +131,7 @@ def test_interrupted_and_resumed(tmp_path: Path) -> None:
     resumed = tei(*argv[3:], "--resume")
     assert resumed.returncode == 0, resumed.stderr
     done = int(re.search(r"resuming .*: (\d+) positions done", resumed.stderr)[1])
-    assert 2 <= done < 11
+    assert 2 <= done <= 3  # the two before the gate, and the one running at the interrupt
     assert out.read_text().count("{eval ") == 10 and not state.exists()
 
 

@@ -39,7 +39,8 @@ a score), --delay S, --options "Name type default [min max|var ...]" (repeatable
 --spawn-child (start a sleeping helper process and print its pid on stderr),
 --orphan TOKEN (start a helper in a new session that keeps stdout open, with TOKEN on its
 command line, and print its pid on stderr), --ignore-sigterm, --games tak,trike (declare a
-Game combo), --crash-on PREFIX (exit with code 4 on a line that starts with PREFIX).
+Game combo), --crash-on PREFIX (exit with code 4 on a line that starts with PREFIX),
+--gate CONTROL WATCH NEEDLE (answer no `go` while the gate is shut: see gate.py).
 """
 
 from __future__ import annotations
@@ -52,7 +53,11 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import TextIO
+
+sys.path.insert(1, str(Path(__file__).resolve().parents[3]))  # the project's root
+from tests.support.engines.gate import gate_of
 
 FILES = "abcdefgh"
 
@@ -78,6 +83,7 @@ class Fake:
         self.search: threading.Thread | None = None
         self.infinite = False
         self.lock = threading.Lock()
+        self.gate = gate_of(args.gate)
         self.declared: dict[str, str] = {}
         for spec in args.options:
             words = spec.split()
@@ -191,6 +197,8 @@ class Fake:
             self.search.join()
 
     def think(self, infinite: bool, movetime: float | None, stop: threading.Event) -> None:
+        if self.gate:
+            self.gate.wait()
         if self.mode == "silent":
             return
         move = self.answer()  # decided for the position of this go
@@ -306,6 +314,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mode", default="good")
     parser.add_argument("--delay", type=float, default=0.0)
+    parser.add_argument(
+        "--gate",
+        nargs=3,
+        metavar=("CONTROL", "WATCH", "NEEDLE"),
+        help="see gate.py",
+    )
     parser.add_argument("--score", default="")
     parser.add_argument("--options", action="append", default=[])
     parser.add_argument("--games", default="")

@@ -19,7 +19,8 @@ request from a given ply on.
 --delay S: think S seconds before each answer (honours stop); --seed N; --tag WORD
 (ignored: lets a test find its processes); --script "a1 c3 ...": the action to play at
 each ply while the script lasts; --score "cp -700": an `info score` with it before every
-answer ("solved loss", "mate 3", ...); --last-words TEXT: what `crash` writes on stderr.
+answer ("solved loss", "mate 3", ...); --last-words TEXT: what `crash` writes on stderr;
+--gate CONTROL WATCH NEEDLE: answer no `go` while the gate is shut (tests/support/engines/gate.py).
 """
 
 from __future__ import annotations
@@ -31,11 +32,15 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(1, str(Path(__file__).resolve().parents[3]))  # the project's root
 
 from rules.registry import game_class
 from tei.protocol import Go, IsReady, Position, Quit, SetOption, Stop, Tei, TeiNewGame
 from tei.protocol import parse_gui_line as parse
+from tests.support.engines.gate import gate_of
 
 
 def out(line: str) -> None:
@@ -53,6 +58,7 @@ class Engine:
         self.stop = threading.Event()
         self.search: threading.Thread | None = None
         self.newgame_pending = False
+        self.gate = gate_of(args.gate)
 
     def misbehaving(self) -> bool:
         return self.game is not None and self.game.ply >= self.args.at
@@ -103,6 +109,8 @@ class Engine:
 
     def think(self) -> None:
         mode = self.args.mode
+        if self.gate:
+            self.gate.wait()
         if self.misbehaving() and mode == "hang":
             return
         if self.args.delay:
@@ -169,6 +177,12 @@ def main() -> None:
     parser.add_argument("--script", default="", help="the actions to play, by ply")
     parser.add_argument("--score", default="", help="the score reported with every move")
     parser.add_argument("--last-words", default="refbot: crashing as asked")
+    parser.add_argument(
+        "--gate",
+        nargs=3,
+        metavar=("CONTROL", "WATCH", "NEEDLE"),
+        help="see gate.py",
+    )
     Engine(parser.parse_args()).run()
     time.sleep(0)
 
