@@ -144,7 +144,8 @@ def _text(value: Any) -> str | None:
 
 @attrs.frozen
 class MatchConfig:
-    """Everything a match needs, checked."""
+    """Everything a match needs, checked: the settings (`MatchSettings` declares them)
+    converted, the engines as specs, the SPRT and the adjudication rules parsed."""
 
     game: str
     rules: Mapping[str, str]
@@ -153,7 +154,6 @@ class MatchConfig:
     games: int
     rounds: int
     concurrency: int
-    #: a Dask scheduler address or `local[:N]`; None: games run in this process
     cluster: str | None
     openings: tuple[str, ...]
     openings_format: str
