@@ -1,12 +1,12 @@
-"""Match settings: from `--engine k=v ...` words, `--each` and the other settings, to
-one JSON-able settings dict (kept in the state file for resuming) and from that to a
-`MatchConfig`."""
+"""Match settings: from `--engine k=v ...` words, `--each` and the other settings
+(declared in `adapters.referee.settings`), to one JSON-able settings dict (kept in the
+state file for resuming) and from that to a checked `MatchConfig`."""
 
 from __future__ import annotations
 
 import argparse
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +15,12 @@ import attrs
 from adapters.referee.adjudication import AdjudicationError, AdjudicationRules
 from adapters.referee.clock import TimeControl, TimeControlError
 from adapters.referee.engines import EngineSpec, MatchError, unique_names
-from adapters.referee.schedule import MAX_GAMES
-from adapters.referee.setting_types import check_shapes
+from adapters.referee.settings import DEFAULTS as DEFAULTS
+from adapters.referee.settings import NUMBERS, check_shapes
 from adapters.referee.sprt import Sprt, SprtError
 from rules.game import GameError
 from rules.registry import game_class
 from tei.game_rules import check_game_options, pinned_rules, rules_set_options
-from tei.values import SEED, float_in, int_in
 
 #: keys of an engine (an --engine spec or a table of the engines file; plus option.NAME)
 ENGINE_KEYS = (
@@ -41,58 +40,6 @@ ENGINE_KEYS = (
 )
 #: the clock of an engine given no tc=, st=, nodes= or depth=
 DEFAULT_TC = "10+0.1"
-
-#: match settings and their defaults
-DEFAULTS: dict[str, Any] = {
-    "game": "tak",
-    "rules": {},
-    "engines": [],
-    "each": {},
-    "tournament": "round-robin",
-    "games": 2,
-    "rounds": 1,
-    "concurrency": 1,
-    "cluster": None,
-    "openings": [],
-    "openings_format": "auto",
-    "openings_order": "sequential",
-    "openings_start": 0,
-    "openings_plies": None,
-    "seed": None,
-    "max_plies": 1000,
-    "grace": 1.0,
-    "timeout": 60.0,
-    "records": None,
-    "log": None,
-    "json": None,
-    "sprt": None,
-    "resign": None,
-    "draw": None,
-    "tinue_adjudication": None,
-    "event": "tei match",
-    "site": "local",
-}
-
-
-#: ceilings of the counts (--games and --rounds: schedule.MAX_GAMES)
-MAX_CONCURRENCY = 256
-MAX_PLIES = 1_000_000
-MAX_INDEX = 1_000_000_000
-MAX_SECONDS = 1_000_000
-
-#: range-checked numeric settings: the command line's argparse types, applied again to
-#: the values of a config file or a state file
-NUMBERS: dict[str, Callable[[str], float]] = {
-    "games": int_in(1, MAX_GAMES),
-    "rounds": int_in(1, MAX_GAMES),
-    "concurrency": int_in(1, MAX_CONCURRENCY),
-    "openings_start": int_in(0, MAX_INDEX),
-    "openings_plies": int_in(0, MAX_PLIES),
-    "seed": SEED,
-    "max_plies": int_in(0, MAX_PLIES),
-    "grace": float_in(0, MAX_SECONDS),
-    "timeout": float_in(0, MAX_SECONDS, above=True),
-}
 
 
 def parse_engine_words(words: Sequence[str]) -> dict[str, Any]:
@@ -197,7 +144,8 @@ def _text(value: Any) -> str | None:
 
 @attrs.frozen
 class MatchConfig:
-    """Everything a match needs, checked."""
+    """Everything a match needs, checked: the settings (`MatchSettings` declares them)
+    converted, the engines as specs, the SPRT and the adjudication rules parsed."""
 
     game: str
     rules: Mapping[str, str]
@@ -206,7 +154,6 @@ class MatchConfig:
     games: int
     rounds: int
     concurrency: int
-    #: a Dask scheduler address or `local[:N]`; None: games run in this process
     cluster: str | None
     openings: tuple[str, ...]
     openings_format: str

@@ -36,6 +36,7 @@ from adapters.referee.facts import MoveTimes, Termination
 from adapters.referee.openings import Opening
 from adapters.referee.records import GameRecord, MoveNote, info_comment, labelled_notes
 from adapters.referee.schedule import Pairing
+from adapters.referee.settings import DEFAULTS
 from adapters.stream.announce import Publish, engine_info, game_started, move_played
 from rules.game import Game, Outcome
 from tei.bot_failure import OVERRAN
@@ -47,17 +48,17 @@ from tei.seat import EngineSeat, NewGame, SeatFault
 
 @attrs.frozen
 class GameSettings:
-    """What every game of a match shares."""
+    """What every game of a match shares (defaults: the match settings')."""
 
     game: str
     rules: Mapping[str, str]
-    max_plies: int | None = 1000
+    max_plies: int | None = DEFAULTS["max_plies"]
     #: seconds an engine gets to answer `stop` after its deadline
-    grace: float = 1.0
+    grace: float = DEFAULTS["grace"]
     #: watchdog seconds for isready/new game and for moves without a time limit
-    timeout: float = 60.0
-    event: str = "tei match"
-    site: str = "local"
+    timeout: float = DEFAULTS["timeout"]
+    event: str = DEFAULTS["event"]
+    site: str = DEFAULTS["site"]
     #: asked after every played move whether to end the game (None: no adjudication)
     adjudicator: Adjudicator | None = None
     #: the match's run id, written in each record (`run:"..."` before the first move) so

@@ -1,13 +1,12 @@
 """The shapes match settings may have (from a config file, the command line or a state
-file), checked before any is used: a wrong type is a MatchError naming the setting and
-what it must be, never a TypeError deep inside (`"engines": 5`, `"each": [1]`)."""
+file), checked before any is used (`adapters.referee.settings.check_shapes`): a wrong
+type names the setting and what it must be, never a TypeError deep inside
+(`"engines": 5`, `"each": [1]`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
-
-from adapters.referee.engines import MatchError
 
 #: the most engines a match may have
 MAX_ENGINES = 256
@@ -79,28 +78,6 @@ ADJUDICATION = _is(
     "a string, a list of words or an object",
 )
 
-#: settings keys and their shapes; a key not here is a string or a number
-SHAPES: dict[str, Shape] = {
-    "rules": _object_of({}, SCALAR, "an object of rules options"),
-    "engines": _list_of(ENGINE, f"a list of at most {MAX_ENGINES} engine objects", MAX_ENGINES),
-    "each": ENGINE,
-    "openings": _list_of(TEXT, "a list of file names"),
-    "sprt": WORDS,
-    "resign": ADJUDICATION,
-    "draw": ADJUDICATION,
-    "tinue_adjudication": ADJUDICATION,
-    "game": TEXT,
-    "tournament": TEXT,
-    "records": TEXT,
-    "log": TEXT,
-    "json": TEXT,
-}
-
-
-def check_shapes(settings: Mapping[str, Any], where: str) -> None:
-    """MatchError naming the first setting of `settings` (and `where` they come from)
-    whose type is wrong, down to an engine's key (`engines 2.options.Hash`)."""
-    for key, value in settings.items():
-        why = SHAPES.get(key, SCALAR)(key, value)
-        if why is not None:
-            raise MatchError(f"{where}: {why}")
+RULES = _object_of({}, SCALAR, "an object of rules options")
+ENGINES = _list_of(ENGINE, f"a list of at most {MAX_ENGINES} engine objects", MAX_ENGINES)
+FILES = _list_of(TEXT, "a list of file names")

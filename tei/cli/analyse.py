@@ -18,8 +18,9 @@ from adapters.analyse.review import review, summary_line, wanted
 from adapters.analyse.runner import Job, analyse_positions
 from adapters.analyse.state import AnalyseState, StateWriter, read_state
 from adapters.analyse.writer import annotate, spans_notes
-from adapters.referee.config import MAX_CONCURRENCY, engine_spec, parse_engine_words
+from adapters.referee.config import engine_spec, parse_engine_words
 from adapters.referee.engines import EngineSpec, MatchError, probe_engines
+from adapters.referee.settings import MAX_CONCURRENCY
 from tei.cli.config import ConfigError
 from tei.cli.engines import read_engines
 from tei.cli.fields import add_settings, setting, switch

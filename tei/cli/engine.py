@@ -16,6 +16,7 @@ from tei.cli import build_line
 from tei.cli.fields import add_settings, setting, switch
 from tei.cli.options import (
     GameOptions,
+    bot_option,
     checked_game_options,
     list_option,
     seconds_option,
@@ -46,11 +47,9 @@ examples:
 class EngineOptions:
     TITLE: ClassVar[str] = ""
 
-    bot: str | None = setting(
-        "--bot",
-        metavar="NAME",
-        help="the bot to serve: a built-in name (see --list) or module:Class naming any Bot "
-        "subclass importable from PYTHONPATH (default: the strongest built-in bot per game)",
+    bot: str | None = bot_option(
+        "the bot to serve: a built-in name (see --list) or module:Class naming any Bot "
+        "subclass importable from PYTHONPATH (default: the strongest built-in bot per game)"
     )
     option: list[str] = list_option(
         "--option", "set a TEI option before the session starts, e.g. HalfKomi=4 (repeatable)"

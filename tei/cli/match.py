@@ -21,6 +21,7 @@ from adapters.referee.progress import MatchProgress
 from adapters.referee.report import ConsoleReporter, final_report, write_json
 from adapters.referee.runner import Match
 from adapters.referee.schedule import alignment_warning
+from adapters.referee.settings import RESUMABLE
 from adapters.referee.state import StateError, read_state
 from adapters.stream.bus import EventBus
 from adapters.stream.events import Event, GameOver
@@ -46,10 +47,6 @@ def save_json(path: str, progress: MatchProgress) -> bool:
         print(f"tei match: cannot write the summary {path}: {exc.strerror or exc}", file=sys.stderr)
         return False
     return True
-
-
-#: what a resumed match takes from the command line (the rest is the state file's)
-RESUME_OVERRIDES = ("concurrency", "cluster", "log", "json", "grace", "timeout")
 
 
 def merged_settings(args: argparse.Namespace) -> Settings:
@@ -94,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         if args.resume:
             state = read_state(args.resume)
             settings = dict(state.settings)
-            for key in RESUME_OVERRIDES:
+            for key in RESUMABLE:
                 if merged.given(key):
                     value = merged.values[key]
                     settings[key] = str(value) if isinstance(value, Path) else value

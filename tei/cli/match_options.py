@@ -1,6 +1,7 @@
 """`tei match`'s command line: its options (each a key of its TOML config file, from the
-same declaration), the demonstration match, and the settings dict a match is built from
-(kept in the state file for resuming)."""
+same declaration; a setting's default, range and choices from the match's settings,
+`adapters.referee.settings`), the demonstration match, and the settings dict a match is
+built from (kept in the state file for resuming)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,9 @@ from typing import Any, ClassVar
 
 import attrs
 
-from adapters.referee.config import (
-    DEFAULTS,
-    NUMBERS,
-    engine_spec,
-    merge_engine,
-    parse_engine_words,
-)
+from adapters.referee.config import engine_spec, merge_engine, parse_engine_words
 from adapters.referee.engines import MatchError
-from adapters.referee.schedule import TOURNAMENTS
+from adapters.referee.settings import DECLARED, DEFAULTS, named
 from bots.registry import bot_names
 from tei.cli.config import Command, Settings
 from tei.cli.engines import EngineFile, read_engines
@@ -64,11 +59,21 @@ the file (an option given there replaces the file's list). See docs/referee.md.
 DEMO_SOURCE = "the demonstration match (no engine given)"
 
 
-def _number(flag: str, help: str, metavar: str = "N") -> Any:
-    """A numeric option, range-checked as its setting is (`NUMBERS`), its default the
-    setting's (`DEFAULTS`)."""
-    dest = flag[2:].replace("-", "_")
-    return setting(flag, type=NUMBERS[dest], default=DEFAULTS[dest], metavar=metavar, help=help)
+def _known(flag: str, help: str, metavar: str | None = None) -> Any:
+    """The option of the match setting of its name (`adapters.referee.settings`): its
+    default, its choices and, for a number, its range-checked type are the setting's."""
+    name = flag[2:].replace("-", "_")
+    declared = DECLARED[name]
+    if declared.number is not None:
+        metavar = metavar or "N"
+    return setting(
+        flag,
+        type=declared.number,
+        choices=declared.choices,
+        default=DEFAULTS[name],
+        metavar=metavar,
+        help=help,
+    )
 
 
 @attrs.frozen
@@ -93,15 +98,10 @@ class EngineOptions:
 class ScheduleOptions:
     TITLE: ClassVar[str] = "schedule"
 
-    tournament: str = setting(
-        "--tournament",
-        choices=TOURNAMENTS,
-        default=DEFAULTS["tournament"],
-        help="default: round-robin",
-    )
-    games: int = _number("--games", "games per encounter and round (default 2: a pair)")
-    rounds: int = _number("--rounds", "rounds (default 1)")
-    concurrency: int = _number("--concurrency", "games played at once (default 1)")
+    tournament: str = _known("--tournament", "default: round-robin")
+    games: int = _known("--games", "games per encounter and round (default 2: a pair)")
+    rounds: int = _known("--rounds", "rounds (default 1)")
+    concurrency: int = _known("--concurrency", "games played at once (default 1)")
     cluster: str | None = setting(
         "--cluster",
         metavar="ADDRESS",
@@ -112,34 +112,24 @@ class ScheduleOptions:
     openings: list[Path] | None = setting(
         "--openings", nargs="+", type=Path, metavar="FILE", help="opening book file(s)"
     )
-    openings_format: str = setting(
-        "--openings-format",
-        choices=("auto", "moves", "position", "tps", "ptn"),
-        default=DEFAULTS["openings_format"],
-        help="book format (default: auto, from the file)",
-    )
-    openings_order: str = setting(
-        "--openings-order",
-        choices=("sequential", "random"),
-        default=DEFAULTS["openings_order"],
-        help="default: sequential",
-    )
-    openings_start: int = _number("--openings-start", "first book entry used (0-based)")
-    openings_plies: int | None = _number(
+    openings_format: str = _known("--openings-format", "book format (default: auto, from the file)")
+    openings_order: str = _known("--openings-order", "default: sequential")
+    openings_start: int = _known("--openings-start", "first book entry used (0-based)")
+    openings_plies: int | None = _known(
         "--openings-plies", "play at most this many actions of each opening"
     )
-    seed: int | None = _number("--seed", "seed of the random opening order")
+    seed: int | None = _known("--seed", "seed of the random opening order")
 
 
 @attrs.frozen
 class JudgingOptions:
     TITLE: ClassVar[str] = "judging and time"
 
-    max_plies: int = _number(
+    max_plies: int = _known(
         "--max-plies", "adjudicate a draw after this many plies (default 1000; 0 = never)"
     )
-    grace: float = _number("--grace", "seconds to wait for bestmove after stop (default 1)", "S")
-    timeout: float = _number(
+    grace: float = _known("--grace", "seconds to wait for bestmove after stop (default 1)", "S")
+    timeout: float = _known(
         "--timeout",
         "watchdog seconds: handshake, isready, moves without a time limit (default 60)",
         "S",
@@ -190,10 +180,8 @@ class OutputOptions:
         help="start a new match even when the state file holds an unfinished one (it is"
         " replaced; without --force that is refused, exit 2)",
     )
-    event: str = setting(
-        "--event", default=DEFAULTS["event"], help='PTN Event tag (default "tei match")'
-    )
-    site: str = setting("--site", default=DEFAULTS["site"], help='PTN Site tag (default "local")')
+    event: str = _known("--event", 'PTN Event tag (default "tei match")')
+    site: str = _known("--site", 'PTN Site tag (default "local")')
     quiet: bool = switch("--quiet", help="print only the final table")
 
 
@@ -233,20 +221,12 @@ def with_demo(merged: Settings) -> Settings:
     return merged.fill(demo_values(str(merged.values["game"])), DEMO_SOURCE)
 
 
-#: settings keys whose value is the option's words joined (`--resign movecount=3 ...`)
-JOINED = ("resign", "draw", "tinue_adjudication")
-#: settings keys whose value is a path kept as text
-PATHS = ("records", "log", "json")
-
-
 def settings_of(merged: Settings) -> dict[str, Any]:
     """The match's settings dict (as the state file keeps it) from the merged settings;
     MatchError names a bad engine spec (and the file's line when the file gave it)."""
     values = merged.values
     engines = None if values["engines_file"] is None else read_engines(values["engines_file"])
-    settings: dict[str, Any] = {
-        key: values[key] for key in DEFAULTS if key in values and key not in JOINED + PATHS
-    }
+    settings: dict[str, Any] = {key: values[key] for key in named("value") if key in values}
     settings["rules"] = game_options(argparse.Namespace(**values, command="match"))
     try:
         each = parse_engine_words(values["each"] or [])
@@ -260,12 +240,13 @@ def settings_of(merged: Settings) -> dict[str, Any]:
         resolve_named(entry, engines, merged.blame, each, str(values["game"]), number)
         for number, entry in enumerate(entries, 1)
     ]
-    for key in JOINED:
+    for key in named("words"):
         words = values[key]
         settings[key] = None if words is None else " ".join(words)
-    for key in PATHS:
+    for key in named("path"):
         settings[key] = None if values[key] is None else str(values[key])
-    settings["openings"] = [str(path) for path in values["openings"] or []]
+    for key in named("paths"):
+        settings[key] = [str(path) for path in values[key] or []]
     return anchored({**DEFAULTS, **settings})
 
 
@@ -298,10 +279,11 @@ def anchored(settings: dict[str, Any]) -> dict[str, Any]:
     """Settings that mean the same from any directory (they are kept for resuming): file
     paths made absolute, and engines given the current directory unless they have one."""
     out = dict(settings)
-    for key in PATHS:
+    for key in named("path"):
         if out.get(key):
             out[key] = os.path.abspath(out[key])
-    out["openings"] = [os.path.abspath(p) for p in out.get("openings") or []]
+    for key in named("paths"):
+        out[key] = [os.path.abspath(p) for p in out.get(key) or []]
     each = dict(out.get("each") or {})
     each["dir"] = os.path.abspath(each.get("dir") or os.getcwd())
     out["each"] = each

@@ -67,6 +67,11 @@ def path_option(*names: str, help: str, metavar: str = "FILE") -> Any:
     return setting(*names, type=Path, metavar=metavar, help=help)
 
 
+def bot_option(help: str) -> Any:
+    """A field: --bot NAME, the built-in bot (or module:Class) a command runs."""
+    return setting("--bot", metavar="NAME", help=help)
+
+
 def moves_option() -> Any:
     """A field: --moves, actions played from the position before anything else."""
     return setting(

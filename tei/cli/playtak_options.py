@@ -22,6 +22,7 @@ from adapters.playtak.transport import DEFAULT_SERVER
 from tei.cli.config import Command
 from tei.cli.fields import Flag, flags, setting, switch
 from tei.cli.options import (
+    bot_option,
     count_option,
     list_option,
     live_view_options,
@@ -77,11 +78,9 @@ class EngineOptions:
     engine: str | None = setting(
         "--engine", metavar="CMD", help="TEI engine command line (shell words)"
     )
-    bot: str | None = setting(
-        "--bot",
-        metavar="NAME",
-        help="a built-in bot, or module:Class naming any Bot subclass importable through "
-        "PYTHONPATH; run as `tei engine` (default: search)",
+    bot: str | None = bot_option(
+        "a built-in bot, or module:Class naming any Bot subclass importable through "
+        "PYTHONPATH; run as `tei engine` (default: search)"
     )
     engine_conf: str | None = setting(
         "--engine-conf",

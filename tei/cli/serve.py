@@ -17,6 +17,7 @@ from tei.cli.engine import host_config, set_options
 from tei.cli.fields import add_settings, setting, switch
 from tei.cli.options import (
     GameOptions,
+    bot_option,
     count_option,
     engine_command,
     engine_command_option,
@@ -66,9 +67,7 @@ class ServeOptions:
     port: int = setting(
         "--port", type=PORT, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT})"
     )
-    bot: str | None = setting(
-        "--bot", metavar="NAME", help="built-in bot to serve (default: the strongest per game)"
-    )
+    bot: str | None = bot_option("built-in bot to serve (default: the strongest per game)")
     option: list[str] = list_option(
         "--option",
         "built-in bot: set a TEI option in each session before it starts, e.g. HalfKomi=4 "

@@ -16,6 +16,7 @@ from adapters.playtak.session import SessionEnded
 from rules.tak.ptn import PtnGame
 from tests.support.playtak.bridges import (
     FLAKY,
+    RESULTS,
     SEARCH_BOT,
     login_burst,
     make_bridge,
@@ -28,8 +29,6 @@ from tests.support.playtak.bridges import (
 from tests.support.playtak.lines import LineClient
 
 pytestmark = pytest.mark.process
-
-RESULTS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2"}
 
 
 def check_records(server: LocalServer, bridge: Bridge) -> None:

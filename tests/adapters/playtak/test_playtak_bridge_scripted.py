@@ -31,8 +31,6 @@ from tests.support.playtak.lines import LineClient
 
 pytestmark = pytest.mark.process
 
-RESULTS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2"}
-
 
 async def test_the_login_does_not_wait_for_the_engine_to_start(
     nursery: trio.Nursery, tmp_path: Path

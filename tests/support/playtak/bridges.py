@@ -23,6 +23,8 @@ from tests.support.playtak.lines import LineClient
 RANDOM_BOT = [sys.executable, "-m", "tei", "engine", "--game", "tak", "--bot", "random"]
 SEARCH_BOT = [*RANDOM_BOT[:-1], "search"]
 FLAKY = [sys.executable, str(Path(__file__).with_name("flaky_engine.py"))]
+#: the results the server gives a finished game (`Game#1 Over R-0`)
+RESULTS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2"}
 
 
 #: the tests' sessions: short waits, quick reconnects (`server` is each bridge's own)

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -26,7 +26,6 @@ from rules.registry import game_class
 from tei.host.declared_options import from_bot_option
 from tests.support import ROOT
 from tests.support.engine_pipe import EnginePipe
-from tests.support.fixtures import Started
 
 pytestmark = pytest.mark.process
 
@@ -96,14 +95,6 @@ class GarbageBot(Bot):
 
 
 Host = EnginePipe
-
-
-@pytest.fixture
-def host() -> Iterator[Callable[..., Host]]:
-    start = Started(Host)
-    yield start
-    for h in start.made:
-        h.close()
 
 
 def bestmove(lines: list[str]) -> str:

@@ -5,7 +5,7 @@ and logged, `--strict` fatal, reports and stdout unable to inject protocol lines
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,20 +13,11 @@ import pytest
 from rules.registry import game_class
 from tests.support.engine_pipe import EnginePipe
 from tests.support.engines.procs import tei
-from tests.support.fixtures import Started
 from tests.support.serve import Client, Server
 
 pytestmark = pytest.mark.process
 
 WAIT = 30.0
-
-
-@pytest.fixture
-def host() -> Iterator[Callable[..., EnginePipe]]:
-    start = Started(EnginePipe)
-    yield start
-    for h in start.made:
-        h.close()
 
 
 def tak_host(host: Callable[..., EnginePipe], bot: str, *args: str) -> EnginePipe:
