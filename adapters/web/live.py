@@ -54,6 +54,8 @@ log = logging.getLogger("tei.live")
 KEEPALIVE = 15.0
 #: seconds a watcher's connection may take no data before it is disconnected
 SEND_TIMEOUT = 10.0
+#: seconds a connection may stay idle, or take to send a whole request, before it is closed
+IDLE_TIMEOUT = 5.0
 #: seconds the server may take to stop once told to (it takes far less: a safety net)
 STOP_LIMIT = 5.0
 _STATIC = {
@@ -277,6 +279,7 @@ def _config(sockets: list[socket.socket]) -> Config:
     config.accesslog = None
     config.loglevel = "WARNING"
     config.graceful_timeout = 0.5
+    config.keep_alive_timeout = IDLE_TIMEOUT
     logging.getLogger("hypercorn.error").setLevel(logging.WARNING)
     return config
 
