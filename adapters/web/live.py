@@ -252,7 +252,7 @@ def live_app(bus: EventBus, events: EventStream) -> Starlette:
             Route("/", page),
             Route("/static/{name}", static),
             Route("/state", state),
-            Route("/events", events),
+            Route("/events", events, methods=["GET"]),  # an ASGI app takes any method
             Route("/games/{name}", record),
         ]
     )

@@ -56,6 +56,7 @@ async def still_serves(url: str) -> None:
             b"405",
         ),
         (b"GET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", b"404"),
+        (b"POST /events HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", b"405"),
     ],
 )
 async def test_a_bad_request_gets_its_status_and_the_server_serves_on(
