@@ -16,12 +16,20 @@ connection takes no data for `send_timeout` seconds is disconnected (the page re
 by itself). `tei match` and `tei playtak` run this server in a thread of its own
 (adapters/web/live_feed.py), so none of this costs the match's loop anything.
 
+Only public APIs: Hypercorn's `serve` and ASGI. Hypercorn writes to a socket shielded
+from cancellation, so a send to a watcher that stops reading cannot be timed out; but it
+closes the connection of an app that returns before its response is complete, which
+ends such a send. So an event stream's sends run in a task of the server's own nursery
+(`EventStream._pump`), and its ASGI call only waits for the response to be over (the
+stream ended, the client left, the send stalled, or the server stops) and returns.
+
 The address comes from `adapters.web.options` (127.0.0.1 unless told otherwise).
 """
 
 from __future__ import annotations
 
 import logging
+import socket
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from functools import partial
@@ -30,11 +38,8 @@ from typing import Any
 
 import attrs
 import trio
-from hypercorn.config import Config, Sockets
-from hypercorn.trio.tcp_server import TCPServer
-from hypercorn.trio.worker_context import WorkerContext
-from hypercorn.typing import ConnectionState
-from hypercorn.utils import parse_socket_addr, repr_socket_addr, wrap_app
+from hypercorn.config import Config
+from hypercorn.trio import serve
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -49,6 +54,10 @@ log = logging.getLogger("tei.live")
 KEEPALIVE = 15.0
 #: seconds a watcher's connection may take no data before it is disconnected
 SEND_TIMEOUT = 10.0
+#: seconds a connection may stay idle, or take to send a whole request, before it is closed
+IDLE_TIMEOUT = 5.0
+#: seconds the server may take to stop once told to (it takes far less: a safety net)
+STOP_LIMIT = 5.0
 _STATIC = {
     "live.html": "text/html; charset=utf-8",
     "live.css": "text/css; charset=utf-8",
@@ -58,6 +67,7 @@ Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 Client = tuple[str, int]
+Message = MutableMapping[str, Any]
 
 
 def sse(updates: list[Update]) -> bytes:
@@ -78,29 +88,22 @@ def _static(name: str) -> bytes:
 
 @attrs.define
 class Watchers:
-    """The open event streams: their cap, and the connections to cut when one stalls."""
+    """The open event streams: their cap, and the ones to end when their send stalls."""
 
     max_watchers: int = DEFAULT_MAX_WATCHERS
     send_timeout: float = SEND_TIMEOUT
-    #: open connections by client address (filled by `serve_sockets`)
-    connections: dict[Client, trio.SocketStream] = attrs.field(factory=dict)
-    #: watchers now sending: client -> (time.monotonic() as the send began, subscription)
-    sending: dict[Client, tuple[float, Subscription]] = attrs.field(factory=dict)
+    #: watchers now sending: client -> (time.monotonic() as the send began, the scope
+    #: whose cancellation ends its response and so closes its connection)
+    sending: dict[Client, tuple[float, trio.CancelScope]] = attrs.field(factory=dict)
     #: watchers disconnected for taking no data
     dropped: int = 0
 
-    def cut(self, client: Client) -> None:
-        """Close a client's connection (wakes a send blocked on it)."""
-        stream = self.connections.pop(client, None)
-        if stream is not None:
-            stream.socket.close()
-
     async def reap(self) -> None:
-        """Disconnect, forever, the watchers whose send has not gone through in time."""
+        """End, forever, the responses whose send has not gone through in time."""
         while True:
             await trio.sleep(self.send_timeout / 4)
             now = time.monotonic()
-            for client, (since, sub) in list(self.sending.items()):
+            for client, (since, response) in list(self.sending.items()):
                 if now - since > self.send_timeout:
                     log.info(
                         "live view: %s:%s took no data for %gs: disconnected",
@@ -109,16 +112,23 @@ class Watchers:
                     )
                     self.dropped += 1
                     del self.sending[client]
-                    sub.close()
-                    self.cut(client)
+                    response.cancel()
 
 
 class EventStream:
-    """The `/events` route (plain ASGI, to send each update's shared bytes as they are)."""
+    """The `/events` route (plain ASGI, to send each update's shared bytes as they are).
 
-    def __init__(self, bus: EventBus, watchers: Watchers) -> None:
+    The sends run in `senders`, a nursery outside Hypercorn's tasks: the ASGI call can
+    then return while a send is blocked, and Hypercorn's closing of the connection ends
+    that send. `stopping` ends every stream (the server is going)."""
+
+    def __init__(
+        self, bus: EventBus, watchers: Watchers, senders: trio.Nursery, stopping: trio.Event
+    ) -> None:
         self.bus = bus
         self.watchers = watchers
+        self.senders = senders
+        self.stopping = stopping
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         limit = self.watchers.max_watchers
@@ -132,53 +142,84 @@ class EventStream:
             return
         host, port = scope.get("client") or ("", 0)
         client: Client = (host, port)
+        response = trio.CancelScope()  # cancelled: the response is over
+        pump = trio.CancelScope()
         with self.bus.subscribe() as sub:
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 200,
-                    "headers": [
-                        (b"content-type", b"text/event-stream; charset=utf-8"),
-                        (b"cache-control", b"no-cache"),
-                        (b"x-accel-buffering", b"no"),
-                    ],
-                }
-            )
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(_until_disconnect, receive, nursery.cancel_scope)
-                await self._pump(sub, client, send)
-                nursery.cancel_scope.cancel()
+            self.senders.start_soon(self._pump, sub, client, send, response, pump)
+            try:
+                with response:  # over when the stream ends, stalls or is left
+                    async with trio.open_nursery() as nursery:
+                        nursery.start_soon(_end_on_disconnect, receive, response)
+                        await self.stopping.wait()
+                        response.cancel()
+            finally:
+                pump.cancel()  # before returning: the pump sends nothing after this
 
-    async def _pump(self, sub: Subscription, client: Client, send: Send) -> None:
+    async def _pump(
+        self,
+        sub: Subscription,
+        client: Client,
+        send: Send,
+        response: trio.CancelScope,
+        pump: trio.CancelScope,
+    ) -> None:
         """The subscription's updates to the client until it closes; when the bus closed
         (the match is over) the response is ended properly."""
-        await self._send(send, b"retry: 2000\n\n", client, sub)
-        while True:
-            update = None
-            with trio.move_on_after(KEEPALIVE):
-                update = await sub.next()
-                if update is None:
-                    break
-            body = b": keep-alive\n\n" if update is None else sse([update, *sub.ready()])
-            await self._send(send, body, client, sub)
-        if self.bus.closed:
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        ship = partial(self._send, send, client, response)
+        with pump:
+            try:
+                await ship(_START)
+                await ship(_body(b"retry: 2000\n\n"))
+                while True:
+                    update = None
+                    with trio.move_on_after(KEEPALIVE):
+                        update = await sub.next()
+                        if update is None:
+                            break
+                    body = b": keep-alive\n\n" if update is None else sse([update, *sub.ready()])
+                    await ship(_body(body))
+                if self.bus.closed:
+                    await ship({"type": "http.response.body", "body": b"", "more_body": False})
+            except OSError:  # the client is gone
+                pass
+            except Exception:  # this watcher's fault: the others are served on
+                log.exception("live view: an event stream failed")
+            finally:
+                response.cancel()
 
-    async def _send(self, send: Send, body: bytes, client: Client, sub: Subscription) -> None:
-        self.watchers.sending[client] = (time.monotonic(), sub)
+    async def _send(
+        self, send: Send, client: Client, response: trio.CancelScope, message: Message
+    ) -> None:
+        await trio.lowlevel.checkpoint_if_cancelled()  # never after the ASGI call returned
+        self.watchers.sending[client] = (time.monotonic(), response)
         try:
-            await send({"type": "http.response.body", "body": body, "more_body": True})
+            await send(message)
         finally:
             self.watchers.sending.pop(client, None)
 
 
-async def _until_disconnect(receive: Receive, scope: trio.CancelScope) -> None:
+_START: Message = {
+    "type": "http.response.start",
+    "status": 200,
+    "headers": [
+        (b"content-type", b"text/event-stream; charset=utf-8"),
+        (b"cache-control", b"no-cache"),
+        (b"x-accel-buffering", b"no"),
+    ],
+}
+
+
+def _body(data: bytes) -> Message:
+    return {"type": "http.response.body", "body": data, "more_body": True}
+
+
+async def _end_on_disconnect(receive: Receive, response: trio.CancelScope) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
-    scope.cancel()
+    response.cancel()
 
 
-def live_app(bus: EventBus, watchers: Watchers | None = None) -> Starlette:
+def live_app(bus: EventBus, events: EventStream) -> Starlette:
     """The ASGI app serving the page and the event stream of `bus`."""
 
     async def page(request: Request) -> Response:
@@ -211,89 +252,75 @@ def live_app(bus: EventBus, watchers: Watchers | None = None) -> Starlette:
             Route("/", page),
             Route("/static/{name}", static),
             Route("/state", state),
-            Route("/events", EventStream(bus, watchers or Watchers())),
+            Route("/events", events, methods=["GET"]),  # an ASGI app takes any method
             Route("/games/{name}", record),
         ]
     )
 
 
-def url_of(binds: list[str]) -> str:
-    """The page's address from Hypercorn's bound addresses."""
-    return binds[0].rstrip("/") + "/"
-
-
-def _config(host: str, port: int) -> Config:
-    config = Config()
-    config.bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
-    config.accesslog = None
-    config.loglevel = "WARNING"
-    config.graceful_timeout = 0.5
-    logging.getLogger("hypercorn.error").setLevel(logging.WARNING)
-    return config
-
-
-def bind(host: str, port: int) -> tuple[Sockets, str]:
+def bind(host: str, port: int) -> tuple[list[socket.socket], str]:
     """The listening sockets and the page's URL; LiveAddressError if they cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
-        sockets = _config(host, port).create_sockets()
-        for sock in sockets.insecure_sockets:
-            sock.listen(100)
+        sock = socket.create_server((host, port), family=family, backlog=100)
     except OSError as exc:
         raise LiveAddressError(
             f"cannot serve the live view on {host}:{port}: {exc.strerror or exc}"
         ) from None
-    binds = [
-        f"http://{repr_socket_addr(s.family, s.getsockname())}" for s in sockets.insecure_sockets
-    ]
-    return sockets, url_of(binds)
+    bound, bound_port = sock.getsockname()[:2]
+    shown = f"[{bound}]" if family == socket.AF_INET6 else bound
+    return [sock], f"http://{shown}:{bound_port}/"
+
+
+def _config(sockets: list[socket.socket]) -> Config:
+    """Hypercorn's settings; it takes the sockets over (it closes them when it stops)."""
+    config = Config()
+    config.bind = [f"fd://{sock.detach()}" for sock in sockets]
+    config.accesslog = None
+    config.loglevel = "WARNING"
+    config.graceful_timeout = 0.5
+    config.keep_alive_timeout = IDLE_TIMEOUT
+    logging.getLogger("hypercorn.error").setLevel(logging.WARNING)
+    return config
 
 
 async def serve_sockets(
     bus: EventBus,
-    sockets: Sockets,
+    sockets: list[socket.socket],
     watchers: Watchers,
     *,
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve the live view on bound `sockets` until cancelled; every connection is closed
-    on the way out, even one whose client stopped reading."""
-    config = _config("127.0.0.1", 0)
-    app = wrap_app(live_app(bus, watchers), config.wsgi_max_body_size, None)  # type: ignore[arg-type]
-    context = WorkerContext(None)
+    on the way out, even one whose client stopped reading.
 
-    async def connection(stream: trio.SocketStream) -> None:
+    Hypercorn runs shielded, and is stopped through its shutdown trigger: cancelled, it
+    would leave a stream whose send is blocked waiting for it for ever."""
+    stopping = trio.Event()
+    serving = trio.CancelScope(shield=True)
+    async with trio.open_nursery() as nursery:
+        app = live_app(bus, EventStream(bus, watchers, nursery, stopping))
+        nursery.start_soon(watchers.reap)
+        await nursery.start(_serve, app, _config(sockets), stopping, serving)
+        task_status.started()
         try:
-            client = parse_socket_addr(stream.socket.family, stream.socket.getpeername())
-        except OSError:  # gone already
-            await stream.aclose()
-            return
-        if client is not None:
-            watchers.connections[client] = stream
-        try:
-            await TCPServer(app, config, context, ConnectionState({}), stream)  # type: ignore[arg-type]
-        except Exception:  # one connection's fault: the others are served on
-            log.exception("live view: a connection failed")
-        finally:
-            if client is not None and watchers.connections.get(client) is stream:
-                del watchers.connections[client]
+            await trio.sleep_forever()
+        finally:  # every stream ends now; Hypercorn then closes their connections
+            stopping.set()
+            serving.deadline = trio.current_time() + STOP_LIMIT
 
-    listeners = [
-        trio.SocketListener(trio.socket.from_stdlib_socket(sock))
-        for sock in sockets.insecure_sockets
-    ]
-    try:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(watchers.reap)
-            await nursery.start(trio.serve_listeners, connection, listeners)
-            task_status.started()
-            try:
-                await trio.sleep_forever()
-            finally:  # before waiting for the connections: a send blocked on one ends now
-                for client in list(watchers.connections):
-                    watchers.cut(client)
-    finally:
-        for sock in sockets.insecure_sockets:
-            sock.close()
+
+async def _serve(
+    app: Starlette,
+    config: Config,
+    stopping: trio.Event,
+    scope: trio.CancelScope,
+    *,
+    task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    with scope:
+        # Starlette is an ASGI app; its type is not spelled the way hypercorn spells ASGI
+        await serve(app, config, shutdown_trigger=stopping.wait, task_status=task_status)  # type: ignore[arg-type]
 
 
 async def serve_live(

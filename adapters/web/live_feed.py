@@ -16,12 +16,12 @@ from __future__ import annotations
 import collections
 import contextlib
 import logging
+import socket
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import trio
-from hypercorn.config import Sockets
 
 from adapters.stream.bus import EventBus
 from adapters.stream.events import Event
@@ -105,7 +105,7 @@ class LiveFeed:
 async def _serve_thread_main(
     feed: LiveFeed,
     state: LiveState,
-    sockets: Sockets,
+    sockets: list[socket.socket],
     watchers: Watchers,
     ready: threading.Event,
 ) -> None:
@@ -120,7 +120,11 @@ async def _serve_thread_main(
 
 
 def _serve_thread(
-    feed: LiveFeed, state: LiveState, sockets: Sockets, watchers: Watchers, ready: threading.Event
+    feed: LiveFeed,
+    state: LiveState,
+    sockets: list[socket.socket],
+    watchers: Watchers,
+    ready: threading.Event,
 ) -> None:
     try:
         trio.run(_serve_thread_main, feed, state, sockets, watchers, ready)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
 from functools import partial
 
@@ -29,6 +30,25 @@ def big_update(n: int) -> GameStarted:
     """An event whose patch is about 100 kB (a long title), to fill a socket fast."""
     game = TakGame.new({"size": "5"})
     return game_started(0, str(n), game, ["a", "b"], (1000.0, 1000.0), "x" * 100_000)
+
+
+async def publish_until_a_send_is_stuck(bus: EventBus, watchers: Watchers) -> None:
+    """Publish big updates until a send to some watcher has been blocked for 0.5 s."""
+    with trio.fail_after(60):
+        n = 0
+        while not any(
+            time.monotonic() - since > 0.5 for since, _ in list(watchers.sending.values())
+        ):
+            bus.publish(big_update(n))
+            n += 1
+            await trio.sleep(0.01)
+
+
+async def read_to_the_end(sock: trio.socket.SocketType) -> None:
+    """What the server had sent, then the end of the connection (fails after 10 s)."""
+    with trio.fail_after(10):
+        while await sock.recv(1 << 20):
+            pass
 
 
 async def test_past_the_cap_a_watcher_is_refused_with_503(nursery: trio.Nursery) -> None:
@@ -73,9 +93,7 @@ async def test_a_watcher_that_stops_reading_is_cut_off_and_frees_its_place(
                 await trio.sleep(0.01)
             await bus.wait_subscribers(1)
         assert await stalled.recv(1 << 20)  # what it had been sent, then the end
-        with trio.fail_after(10):
-            while await stalled.recv(1 << 20):
-                pass
+        await read_to_the_end(stalled)
         count = len(received)
         bus.publish(big_update(n))
         with trio.fail_after(10):
@@ -94,23 +112,44 @@ async def test_the_match_ends_while_a_watcher_never_reads() -> None:
 
     async def main() -> str:
         stalled.append(await stalled_watcher(urls[0]))
-        with trio.fail_after(60):  # until a send to it has been blocked for a while
-            n = 0
-            while not any(
-                time.monotonic() - since > 0.5 for since, _ in list(watchers.sending.values())
-            ):
-                bus.publish(big_update(n))
-                n += 1
-                await trio.sleep(0.01)
+        await publish_until_a_send_is_stuck(bus, watchers)
         return "over"
 
     try:
         with trio.fail_after(30):
             result = await serve_while(bus, "127.0.0.1", 0, main, urls.append, watchers=watchers)
         assert result == "over"
+        # the server's thread is gone (serve_while waits for it a while, then leaves it)
+        assert "tei-live-view" not in [t.name for t in threading.enumerate()]
+        await read_to_the_end(stalled[0])
     finally:
         for sock in stalled:
             sock.close()
+
+
+async def test_stopping_the_server_closes_a_watcher_that_never_reads() -> None:
+    bus = EventBus(LiveState(title="stopping"))
+    watchers = Watchers(send_timeout=3600.0)  # never cut off for being slow
+    server = trio.CancelScope()
+    stopped = trio.Event()
+
+    async def run(task_status: trio.TaskStatus[str]) -> None:
+        with server:
+            await serve_live(bus, "127.0.0.1", 0, watchers=watchers, task_status=task_status)
+        stopped.set()
+
+    async with trio.open_nursery() as nursery:
+        url = await nursery.start(run)
+        stalled = await stalled_watcher(url)
+        try:
+            await publish_until_a_send_is_stuck(bus, watchers)
+            server.cancel()
+            with trio.move_on_after(10):  # the watcher still reads nothing meanwhile
+                await stopped.wait()
+            assert stopped.is_set(), "the server was still running 10 s after it was stopped"
+            await read_to_the_end(stalled)
+        finally:
+            stalled.close()  # lets a server that is stuck on it go
 
 
 @pytest.mark.timeout(600)  # two matches of 16 fast games: 10 s each on a quiet machine
