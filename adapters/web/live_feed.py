@@ -21,6 +21,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+import attrs
 import trio
 
 from adapters.stream.bus import EventBus
@@ -102,36 +103,33 @@ class LiveFeed:
             await trio.sleep(interval)
 
 
-async def _serve_thread_main(
-    feed: LiveFeed,
-    state: LiveState,
-    sockets: list[socket.socket],
-    watchers: Watchers,
-    ready: threading.Event,
-) -> None:
-    mirror = EventBus(state)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(serve_sockets, mirror, sockets, watchers)
-        ready.set()
-        await feed.pump(mirror)
-        with trio.move_on_after(GRACE):
-            await mirror.wait_subscribers(0)
-        nursery.cancel_scope.cancel()
+@attrs.frozen
+class _ServerThread:
+    """The live view's server, run in a thread of its own with its own trio loop."""
 
+    feed: LiveFeed
+    state: LiveState
+    sockets: list[socket.socket]
+    watchers: Watchers
+    ready: threading.Event
 
-def _serve_thread(
-    feed: LiveFeed,
-    state: LiveState,
-    sockets: list[socket.socket],
-    watchers: Watchers,
-    ready: threading.Event,
-) -> None:
-    try:
-        trio.run(_serve_thread_main, feed, state, sockets, watchers, ready)
-    except Exception:  # the view is gone, the match goes on
-        log.exception("the live view's server failed")
-    finally:
-        ready.set()
+    def run(self) -> None:
+        try:
+            trio.run(self._main)
+        except Exception:  # the view is gone, the match goes on
+            log.exception("the live view's server failed")
+        finally:
+            self.ready.set()
+
+    async def _main(self) -> None:
+        mirror = EventBus(self.state)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(serve_sockets, mirror, self.sockets, self.watchers)
+            self.ready.set()
+            await self.feed.pump(mirror)
+            with trio.move_on_after(GRACE):
+                await mirror.wait_subscribers(0)
+            nursery.cancel_scope.cancel()
 
 
 async def serve_while(
@@ -153,8 +151,7 @@ async def serve_while(
     bus.listen(lambda event: feed.put(bus.state, event))
     ready = threading.Event()
     thread = threading.Thread(
-        target=_serve_thread,
-        args=(feed, state, sockets, watchers, ready),
+        target=_ServerThread(feed, state, sockets, watchers, ready).run,
         name="tei-live-view",
         daemon=True,
     )
