@@ -8,6 +8,11 @@ and a test that starts a process without its marker is caught in every run.
 
 The run imports the game cores as the `tei` command does: never a stale compiled module in
 place of an edited source (rules.build.guard).
+
+Workers (`-n auto` in pyproject.toml): four when the run may select process tests (they mostly
+wait on engines and sockets), one per core up to four when the `-m` expression leaves them all
+out (the pure tests only compute, and every worker collects the whole suite first: on two cores
+two workers finish the pure run sooner than four). PYTEST_XDIST_AUTO_NUM_WORKERS overrides both.
 """
 
 from __future__ import annotations
@@ -19,11 +24,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from _pytest.mark.expression import Expression
 
 from rules import build
 
 #: the markers that allow a test to start processes
 PROCESS_MARKERS = ("process", "browser", "cluster")
+#: the workers of a run that may select process tests
+PROCESS_WORKERS = 4
 
 #: (module, attribute) of every way a process starts: subprocess.Popen (and so trio's
 #: run_process/open_process) goes through its own fork_exec or os.posix_spawn,
@@ -82,3 +90,28 @@ def process_guard(
 
 def pytest_configure(config: pytest.Config) -> None:
     build.guard()
+
+
+def selects_process_tests(markexpr: str) -> bool:
+    """Whether the `-m` expression keeps some test marked with a process marker."""
+    if not markexpr:
+        return True
+    try:
+        expression = Expression.compile(markexpr)
+    except SyntaxError:
+        return True  # pytest itself names the bad expression
+    return any(expression.evaluate(_only(marker)) for marker in PROCESS_MARKERS)
+
+
+def _only(marker: str) -> Callable[..., bool]:
+    """The `-m` matcher of a test that carries just `marker`."""
+    return lambda name, /, **kwargs: name == marker
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto`: see the module docstring (None: xdist reads the environment variable)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    if selects_process_tests(config.option.markexpr):
+        return PROCESS_WORKERS
+    return min(len(os.sched_getaffinity(0)), PROCESS_WORKERS)

@@ -162,37 +162,38 @@ def _empty_cells(counts: tuple[int, ...]) -> list[float]:
     return [c if c else 1e-3 for c in counts]
 
 
+def _three_cells(c: list[float], p0: float, p1: float, p2: float, x: float) -> float:
+    """The three terms c_i ln q_i of cells (p0, p1, p2) moved by x (1, -2, 1)."""
+    return c[0] * math.log(p0 + x) + c[1] * math.log(p1 - 2 * x) + c[2] * math.log(p2 + x)
+
+
 def _max_loglik(n: list[float], values: tuple[float, ...], s: float) -> float:
     """The largest sum n_j ln p_j over distributions p with expected score s, found by
     cyclic golden-section line searches along the second differences (1, -2, 1), which
-    keep the total and the expected score of p (values are evenly spaced)."""
+    keep the total and the expected score of p (values are evenly spaced).  A step along
+    the difference at cells j..j+2 changes only those three terms of the sum, so each line
+    search compares those alone (five times faster than summing all cells)."""
     k = len(n)
     # a start inside: half uniform (mean 1/2), half the two-point law of mean 2s - 1/2
     t = 2 * s - 0.5
     p = [0.5 / k] * k
     p[0] += 0.5 * (1 - t)
     p[-1] += 0.5 * t
-    dirs = [[0.0] * j + [1.0, -2.0, 1.0] + [0.0] * (k - 3 - j) for j in range(k - 2)]
-
-    def f(q: list[float]) -> float:
-        return sum(c * math.log(x) for c, x in zip(n, q, strict=True))
-
     golden = (math.sqrt(5) - 1) / 2
     for _ in range(300):
-        for d in dirs:
-            lo = max((-x / dx for x, dx in zip(p, d, strict=True) if dx > 0), default=-1.0)
-            hi = min((-x / dx for x, dx in zip(p, d, strict=True) if dx < 0), default=1.0)
-            a, b = lo * (1 - 1e-12), hi * (1 - 1e-12)
+        for j in range(k - 2):
+            c, (p0, p1, p2) = n[j : j + 3], p[j : j + 3]
+            # the open interval of steps that keep the three cells positive
+            a, b = max(-p0, -p2) * (1 - 1e-12), p1 / 2 * (1 - 1e-12)
             for _ in range(80):
                 m1, m2 = b - golden * (b - a), a + golden * (b - a)
-                q1 = [x + m1 * dx for x, dx in zip(p, d, strict=True)]
-                q2 = [x + m2 * dx for x, dx in zip(p, d, strict=True)]
-                if f(q1) < f(q2):
+                if _three_cells(c, p0, p1, p2, m1) < _three_cells(c, p0, p1, p2, m2):
                     a = m1
                 else:
                     b = m2
-            p = [x + (a + b) / 2 * dx for x, dx in zip(p, d, strict=True)]
-    return f(p)
+            x = (a + b) / 2
+            p[j : j + 3] = [p0 + x, p1 - 2 * x, p2 + x]
+    return sum(c * math.log(x) for c, x in zip(n, p, strict=True))
 
 
 def _brute_llr(counts: tuple[int, ...], e0: float, e1: float) -> float:

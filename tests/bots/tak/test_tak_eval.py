@@ -63,14 +63,20 @@ def brute_step_wins(game: TakGame) -> int:
 
 
 def random_positions(seed: int, count: int) -> list[TakGame]:
+    """`count` unfinished games of 10 to 120 random plies on 4x4 to 6x6 boards.  The moves
+    are drawn from a fast board's codes (in the order of `TakGame.legal`, which lists the
+    same codes as `Move`s) and played by code: the same games, without building the moves."""
     rng = random.Random(seed)
     games = []
     while len(games) < count:
         game = TakGame.new({"size": str(rng.choice([4, 5, 6]))})
+        board = game.fast_board()
         for _ in range(rng.randrange(10, 120)):
             if game.result is not None:
                 break
-            game.play(rng.choice(game.legal()))
+            code = rng.choice(board.moves())
+            game.play_code(code)
+            board.make(code)
         if game.result is None:
             games.append(game)
     return games

@@ -217,17 +217,10 @@ class Fake:
             out("info depth 1 bogus 7 score cp 3 pv a1")
         pv = f"{move} {move}" if self.mode == "bad-pv" else move
         out(f"info depth 1 seldepth 1{self.score('cp 5')} nodes 10 nps 1000 time 1 pv {pv}")
+        if self.mode == "ignore-stop" and infinite:
+            threading.Event().wait()  # never set: only quit ends this search
         if infinite or self.mode in ("slow", "ignore-stop"):
-            limit = None if infinite else delay
-            start = time.monotonic()
-            while True:
-                if self.mode == "ignore-stop" and infinite:
-                    time.sleep(0.05)
-                    continue
-                if stop.wait(0.01):
-                    break
-                if limit is not None and time.monotonic() - start >= limit:
-                    break
+            stop.wait(None if infinite else delay)  # until stop, or the delay's end
         elif delay:
             stop.wait(delay)
         if self.mode == "bestmove-on-isready" and infinite:
