@@ -88,10 +88,12 @@ def _static(name: str) -> bytes:
 
 @attrs.define
 class Watchers:
-    """The open event streams: their cap, and the ones to end when their send stalls."""
+    """The open event streams: their cap, and the ones to end when their send stalls;
+    also how long any connection may send no complete request."""
 
     max_watchers: int = DEFAULT_MAX_WATCHERS
     send_timeout: float = SEND_TIMEOUT
+    idle_timeout: float = IDLE_TIMEOUT
     #: watchers now sending: client -> (time.monotonic() as the send began, the scope
     #: whose cancellation ends its response and so closes its connection)
     sending: dict[Client, tuple[float, trio.CancelScope]] = attrs.field(factory=dict)
@@ -272,14 +274,14 @@ def bind(host: str, port: int) -> tuple[list[socket.socket], str]:
     return [sock], f"http://{shown}:{bound_port}/"
 
 
-def _config(sockets: list[socket.socket]) -> Config:
+def _config(sockets: list[socket.socket], idle_timeout: float) -> Config:
     """Hypercorn's settings; it takes the sockets over (it closes them when it stops)."""
     config = Config()
     config.bind = [f"fd://{sock.detach()}" for sock in sockets]
     config.accesslog = None
     config.loglevel = "WARNING"
     config.graceful_timeout = 0.5
-    config.keep_alive_timeout = IDLE_TIMEOUT
+    config.keep_alive_timeout = idle_timeout
     logging.getLogger("hypercorn.error").setLevel(logging.WARNING)
     return config
 
@@ -301,7 +303,7 @@ async def serve_sockets(
     async with trio.open_nursery() as nursery:
         app = live_app(bus, EventStream(bus, watchers, nursery, stopping))
         nursery.start_soon(watchers.reap)
-        await nursery.start(_serve, app, _config(sockets), stopping, serving)
+        await nursery.start(_serve, app, _config(sockets, watchers.idle_timeout), stopping, serving)
         task_status.started()
         try:
             await trio.sleep_forever()
