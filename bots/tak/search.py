@@ -29,7 +29,9 @@
 
 The searcher raises `SearchAborted` from deep inside when the stop event is set, the
 deadline has passed or the node limit is reached; the caller keeps the best root move
-of the last finished iteration (or a better one proven in the unfinished one).
+of the last finished iteration, or a better one of the unfinished one: the first root
+move searched to the end, or a later one whose null-window search beat it (kept even
+when its re-search with the full window is cut short).
 """
 
 from __future__ import annotations
@@ -234,6 +236,8 @@ class Searcher:
             else:
                 value = -self.search(depth - 1, -alpha - 1, -alpha, 1)
                 if value > alpha:
+                    # it beat the best so far: kept if the re-search is cut short
+                    self.partial = (value, code)
                     value = -self.search(depth - 1, -beta, -alpha, 1)
             board.unmake(code)
             if value > best:
