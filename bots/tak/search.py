@@ -306,9 +306,9 @@ class Searcher:
                 value = self.evals.get(key)
                 if value is None:
                     value = self.evals[key] = static(board, threats)
-                if self.quiescence and board.ply >= 2 and depth == (-1 if threat_sq else 0):
+                if self.quiescence and board.ply >= 2 and depth + (threat_sq != 0) >= 0:
                     return self.quiesce(
-                        board, value, threat_sq, alpha, beta, ply, mine, theirs, empty
+                        board, depth, value, threat_sq, alpha, beta, ply, mine, theirs, empty
                     )
                 return value
             depth = 1  # the opponent threatens a road: look for the block
@@ -445,18 +445,18 @@ class Searcher:
         return best
 
     def quiesce(
-        self, board: Board, value: int, threat_sq: int, alpha: int, beta: int, ply: int,
-        mine: int, theirs: int, empty: int,
+        self, board: Board, depth: int, value: int, threat_sq: int, alpha: int, beta: int,
+        ply: int, mine: int, theirs: int, empty: int,
     ) -> int:  # fmt: skip
-        """The threat quiescence, two plies past the horizon (`value`: the static one).
-        At the horizon, without a threat against it, the side to move stands pat or
-        places a road piece that threatens a road in one; one ply further, the opponent
-        answers (`threat_answers`; a road in one left is then found as a win at the next node)."""
-        if threat_sq:  # one ply past the horizon, under the threat just made
-            best, below = -INF, -2
+        """The threat quiescence, at most two plies past the horizon (`value`: the static
+        value). A side to move under a road threat answers it (`threat_answers`: a road in
+        one left is found as a win at the next node); at the horizon, a side under none
+        stands pat or places a road piece that threatens a road in one."""
+        if threat_sq:
+            best = -INF
             moves = threat_answers(board, threat_sq, theirs)
         else:
-            best, below = value, -1
+            best = value
             if value >= beta:
                 return value
             turn = board.turn
@@ -468,7 +468,7 @@ class Searcher:
             board.make(code)
             if self.rules:
                 self._enter(code, ply + 1)
-            v = -self.search(below, -beta, -a, ply + 1)
+            v = -self.search(depth - 1, -beta, -a, ply + 1)
             board.unmake(code)
             if v > best:
                 best = v
