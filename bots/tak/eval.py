@@ -214,9 +214,10 @@ def win_squares(t: SizeTables, bits: int, empty: int) -> int:
     return out
 
 
-def threat_placements(t: SizeTables, bits: int, empty: int) -> int:
+def threat_placements(t: SizeTables, bits: int, empty: int, least: int = 1) -> int:
     """Empty squares where a placed road piece leaves the road pieces `bits` (which have
-    no road in one) a road in one: the placements that threaten a road."""
+    no road in one) a road in one on at least `least` squares: the placements that
+    threaten a road (with `least` 2: that no placement can block)."""
     n = t.size
     if bits.bit_count() < n - 2:
         return 0
@@ -243,21 +244,23 @@ def threat_placements(t: SizeTables, bits: int, empty: int) -> int:
     while cands:
         low = cands & -cands
         cands ^= low
-        if win_squares(t, bits | low, empty ^ low):
+        if win_squares(t, bits | low, empty ^ low).bit_count() >= least:
             out |= low
     return out
 
 
 def threat_answers(board: Board, threat_sq: int, theirs: int) -> list[int]:
     """The moves of the side to move that may stop the opponent's road in one on the
-    squares `threat_sq` (its road pieces `theirs`): placements there, and slides that
-    drop a piece on one of those squares or pieces (no other move changes them)."""
+    squares `threat_sq` (its road pieces `theirs`): placements there (if there is one
+    such square: a placement blocks one), and slides that drop a piece on one of those
+    squares or pieces (no other move changes them)."""
     hit = threat_sq | theirs
     prefix = board.t.ray_prefix
+    single = threat_sq & (threat_sq - 1) == 0
     out = []
     for c in board.moves():
         if (c >> KIND_SHIFT) & 3 != 3:
-            if threat_sq >> (c & 63) & 1:
+            if single and threat_sq >> (c & 63) & 1:
                 out.append(c)
         elif prefix[c & 63][(c >> DIR_SHIFT) & 3][len(SLIDE_INFO[c >> DIR_SHIFT][2])] & hit:
             out.append(c)

@@ -296,7 +296,7 @@ class Searcher:
             ):
                 return WIN - ply - 1
         else:
-            theirs = 0
+            mine = theirs = 0
         threat_sq = -1  # the opponent's road-in-one squares, once computed
         if depth <= 0:
             threat_sq = self.threat_squares(board, theirs, empty, False) if theirs else 0
@@ -306,7 +306,7 @@ class Searcher:
                 value = self.evals.get(key)
                 if value is None:
                     value = self.evals[key] = static(board, threats)
-                if self.quiescence and board.ply >= 2 and depth + (threat_sq != 0) >= 0:
+                if self.quiescence and threats != 1 and depth + (threats > 1) >= 0:
                     return self.quiesce(
                         board, depth, value, threat_sq, alpha, beta, ply, mine, theirs, empty
                     )
@@ -449,9 +449,9 @@ class Searcher:
         ply: int, mine: int, theirs: int, empty: int,
     ) -> int:  # fmt: skip
         """The threat quiescence, at most two plies past the horizon (`value`: the static
-        value). A side to move under a road threat answers it (`threat_answers`: a road in
-        one left is found as a win at the next node); at the horizon, a side under none
-        stands pat or places a road piece that threatens a road in one."""
+        value). A side to move under two or more road threats answers them
+        (`threat_answers`: a road in one left is found as a win at the next node); at the
+        horizon, a side under none stands pat or places a road piece that makes two."""
         if threat_sq:
             best = -INF
             moves = threat_answers(board, threat_sq, theirs)
@@ -461,7 +461,7 @@ class Searcher:
                 return value
             turn = board.turn
             piece = 0 if board.stones[turn] else 2 << KIND_SHIFT if board.capstones[turn] else -1
-            squares = threat_placements(board.t, mine, empty) if piece >= 0 else 0
+            squares = threat_placements(board.t, mine, empty, 2) if piece >= 0 else 0
             moves = [sq | piece for sq in range(board.t.squares) if squares >> sq & 1]
         a = max(alpha, best)
         for code in moves:
