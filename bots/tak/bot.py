@@ -94,24 +94,6 @@ def sharpness(done: list[Iteration[int, int]]) -> float:
     return factor
 
 
-def principal_variation(searcher: Searcher, board: Board, first: int, depth: int) -> list[int]:
-    """The best line from the searcher's table, starting with `first` (played on a copy)."""
-    board = board.copy()
-    line = [first]
-    board.make(first)
-    seen = {board.hash}
-    while len(line) < max(depth, 1) and board.result() is None:
-        move = searcher.table_move(board.hash)
-        if not move or move not in board.moves():
-            break
-        board.make(move)
-        line.append(move)
-        if board.hash in seen:
-            break
-        seen.add(board.hash)
-    return line
-
-
 class TakSearchBot(SeededBot):
     name: ClassVar[str] = "search"
     games: ClassVar[tuple[str, ...]] = ("tak",)
@@ -123,7 +105,6 @@ class TakSearchBot(SeededBot):
         BotOption("ThreatPlies", "spin", default="0", min=0, max=MAX_EXTENSION),
         BotOption("TinuePlies", "spin", default="0", min=0, max=15),
         BotOption("FutilityMargin", "spin", default=str(FUTILITY_MARGIN), min=0, max=1000),
-        BotOption("ThreatQuiescence", "spin", default="1", min=0, max=1),
     )
 
     def __init__(self, settings: Any = None) -> None:
@@ -188,7 +169,6 @@ class TakSearchBot(SeededBot):
         max_depth = min(limits.depth or MAX_DEPTH, int(self.settings["MaxDepth"]), level.depth)
         extension = int(self.settings["ThreatPlies"])
         searcher.futility = int(self.settings["FutilityMargin"])
-        searcher.quiescence = int(self.settings["ThreatQuiescence"]) != 0
 
         def step(depth: int, previous: Iteration[int, int] | None) -> tuple[int, int]:
             searcher.max_ply = depth + extension if extension else 0
@@ -247,5 +227,5 @@ class TakSearchBot(SeededBot):
         searcher: Searcher, origin: Board, depth: int, value: int, move: int, started: float
     ) -> Info:
         size = origin.size
-        pv = tuple(code_ptn(c, size) for c in principal_variation(searcher, origin, move, depth))
+        pv = tuple(code_ptn(c, size) for c in searcher.principal_variation(origin, move, depth))
         return iteration_info(depth, value, WIN_BOUND, searcher.nodes, started, pv)

@@ -34,7 +34,7 @@ from typing import Any, Final
 
 from rules.tak.board import Board
 from rules.tak.roads import component, road
-from rules.tak.tables import DIR_SHIFT, KIND_SHIFT, MAX_SIZE, SLIDE_INFO, SizeTables
+from rules.tak.tables import MAX_SIZE, SizeTables
 
 ENDGAME: Final = 8  # pieces in hand (or empty squares) below which the flat count takes over
 
@@ -211,59 +211,6 @@ def win_squares(t: SizeTables, bits: int, empty: int) -> int:
             continue
         b = component(t, bits & last, bits)
         out |= cand & (last | ((b << n) | (b >> n) | ((b << 1) & nf) | ((b >> 1) & nl)))
-    return out
-
-
-def threat_placements(t: SizeTables, bits: int, empty: int, least: int = 1) -> int:
-    """Empty squares where a placed road piece leaves the road pieces `bits` (which have
-    no road in one) a road in one on at least `least` squares: the placements that
-    threaten a road (with `least` 2: that no placement can block)."""
-    n = t.size
-    if bits.bit_count() < n - 2:
-        return 0
-    row_first = t.row_first
-    col_first = t.col_first
-    # as in win_squares: a placement fills at most one missing rank or file, so the
-    # direction of a threat misses at most two, and then the placement is on one of them
-    x = bits | bits >> n
-    x |= x >> 2 * n
-    files = (x | x >> 4 * n) & row_first
-    et = eval_tables(n)
-    x = bits | (bits >> 1) & et.keep1
-    x |= (x >> 2) & et.keep2
-    ranks = (x | (x >> 4) & et.keep4) & col_first
-    cands = 0
-    for gaps, line in ((col_first & ~ranks, row_first), (row_first & ~files, col_first)):
-        count = gaps.bit_count()
-        if count < 2:
-            cands = empty
-            break
-        if count == 2:
-            cands |= empty & line * gaps
-    out = 0
-    while cands:
-        low = cands & -cands
-        cands ^= low
-        if win_squares(t, bits | low, empty ^ low).bit_count() >= least:
-            out |= low
-    return out
-
-
-def threat_answers(board: Board, threat_sq: int, theirs: int) -> list[int]:
-    """The moves of the side to move that may stop the opponent's road in one on the
-    squares `threat_sq` (its road pieces `theirs`): placements there (if there is one
-    such square: a placement blocks one), and slides that drop a piece on one of those
-    squares or pieces (no other move changes them)."""
-    hit = threat_sq | theirs
-    prefix = board.t.ray_prefix
-    single = threat_sq & (threat_sq - 1) == 0
-    out = []
-    for c in board.moves():
-        if (c >> KIND_SHIFT) & 3 != 3:
-            if single and threat_sq >> (c & 63) & 1:
-                out.append(c)
-        elif prefix[c & 63][(c >> DIR_SHIFT) & 3][len(SLIDE_INFO[c >> DIR_SHIFT][2])] & hit:
-            out.append(c)
     return out
 
 

@@ -12,17 +12,16 @@
 * reverse futility pruning one to three plies from the horizon of null-window searches:
   a static value at least `futility` centi-flats a ply above beta fails high (not under
   a road threat);
-* null-move pruning on boards of 6x6 and larger: in a null-window search at depth >= 3
-  whose static value is at least beta, a pass searched two plies shallower decides
-  whether the node fails high (not in the endgame, under a road threat, twice in a line);
+* null-move pruning on boards of 6x6 and larger: in a null-window search at depth >= 3 whose
+  static value is at least beta, the side to move passes and a search two plies
+  shallower decides whether the node fails high (not in the endgame, nor under a road
+  threat, nor twice in a line);
 * static evaluations cached by position hash;
-* exact win-in-one at every node (`bots.tak.eval.win_squares`, `step_wins`; spreads at
-  the horizon), scored as wins without search;
-* a threat quiescence at the horizon (`quiesce`): the side to move's placements that
-  threaten a road in one, each with the opponent's answers;
+* exact win-in-one at every node: a placement that completes a road is found with four
+  flood fills (`bots.tak.eval.win_squares`), so such nodes are scored as wins without search;
 * an optional threat extension at the horizon: when the opponent threatens a road in
   one, the side to move gets one more ply to find its block, up to `max_ply` (0, the
-  bot's default, turns it off);
+  default of the bot, turns it off: it did not pay off at blitz time controls);
 * the optional draw rules of the game when they are on (`set_draw_rules`): a position
   repeated inside the search, or occurring for the third time counting the game's
   history, and 50 plies without a placement or a wall flattening score as draws;
@@ -30,9 +29,7 @@
 
 The searcher raises `SearchAborted` from deep inside when the stop event is set, the
 deadline has passed or the node limit is reached; the caller keeps the best root move
-of the last finished iteration, or a better one of the unfinished one: the first root
-move searched to the end, or a later one whose null-window search beat it (kept even
-when its re-search with the full window is cut short).
+of the last finished iteration (or a better one proven in the unfinished one).
 """
 
 from __future__ import annotations
@@ -42,15 +39,7 @@ from collections.abc import Callable
 from typing import Final
 
 from bots.deepening import SearchAborted
-from bots.tak.eval import (
-    ENDGAME,
-    spread_threat,
-    static,
-    step_wins,
-    threat_answers,
-    threat_placements,
-    win_squares,
-)
+from bots.tak.eval import ENDGAME, spread_threat, static, step_wins, win_squares
 from bots.tak.ordering import LMR_DEPTHS, LMR_MOVES, lmr_table, prior_scores
 from rules.tak.board import DRAW, Board
 from rules.tak.tables import CRUSH_BIT, KIND_SHIFT
@@ -130,8 +119,6 @@ class Searcher:
         self.null_move = False
         #: reverse futility pruning's margin per ply (0: off)
         self.futility = FUTILITY_MARGIN
-        #: the threat quiescence at the horizon (`quiesce`)
-        self.quiescence = True
         #: true while searching below a null move
         self.in_null = False
 
@@ -247,8 +234,6 @@ class Searcher:
             else:
                 value = -self.search(depth - 1, -alpha - 1, -alpha, 1)
                 if value > alpha:
-                    # it beat the best so far: kept if the re-search is cut short
-                    self.partial = (value, code)
                     value = -self.search(depth - 1, -beta, -alpha, 1)
             board.unmake(code)
             if value > best:
@@ -296,7 +281,7 @@ class Searcher:
             ):
                 return WIN - ply - 1
         else:
-            mine = theirs = 0
+            theirs = 0
         threat_sq = -1  # the opponent's road-in-one squares, once computed
         if depth <= 0:
             threat_sq = self.threat_squares(board, theirs, empty, False) if theirs else 0
@@ -306,10 +291,6 @@ class Searcher:
                 value = self.evals.get(key)
                 if value is None:
                     value = self.evals[key] = static(board, threats)
-                if self.quiescence and threats != 1 and depth + (threats > 1) >= 0:
-                    return self.quiesce(
-                        board, depth, value, threat_sq, alpha, beta, ply, mine, theirs, empty
-                    )
                 return value
             depth = 1  # the opponent threatens a road: look for the block
         # transposition table
@@ -444,40 +425,6 @@ class Searcher:
             tt[slot] = (key, depth, flag, stored, best_move, self.generation)
         return best
 
-    def quiesce(
-        self, board: Board, depth: int, value: int, threat_sq: int, alpha: int, beta: int,
-        ply: int, mine: int, theirs: int, empty: int,
-    ) -> int:  # fmt: skip
-        """The threat quiescence, at most two plies past the horizon (`value`: the static
-        value). A side to move under two or more road threats answers them
-        (`threat_answers`: a road in one left is found as a win at the next node); at the
-        horizon, a side under none stands pat or places a road piece that makes two."""
-        if threat_sq:
-            best = -INF
-            moves = threat_answers(board, threat_sq, theirs)
-        else:
-            best = value
-            if value >= beta:
-                return value
-            turn = board.turn
-            piece = 0 if board.stones[turn] else 2 << KIND_SHIFT if board.capstones[turn] else -1
-            squares = threat_placements(board.t, mine, empty, 2) if piece >= 0 else 0
-            moves = [sq | piece for sq in range(board.t.squares) if squares >> sq & 1]
-        a = max(alpha, best)
-        for code in moves:
-            board.make(code)
-            if self.rules:
-                self._enter(code, ply + 1)
-            v = -self.search(depth - 1, -beta, -a, ply + 1)
-            board.unmake(code)
-            if v > best:
-                best = v
-                if v > a:
-                    a = v
-                    if a >= beta:
-                        break
-        return value if best == -INF else best
-
     @staticmethod
     def threat_squares(board: Board, theirs: int, empty: int, spreads: bool) -> int:
         """The squares where the side not to move (road pieces `theirs`) completes a road
@@ -498,3 +445,21 @@ class Searcher:
         """The best move stored for a position hash (0 if none)."""
         entry = self.tt[key & self.tt_mask]
         return entry[4] if entry is not None and entry[0] == key else 0
+
+    # ---- principal variation --------------------------------------------------------------
+    def principal_variation(self, board: Board, first: int, depth: int) -> list[int]:
+        """The best line from the table, starting with `first` (played on a copy)."""
+        board = board.copy()
+        line = [first]
+        board.make(first)
+        seen = {board.hash}
+        while len(line) < max(depth, 1) and board.result() is None:
+            move = self.table_move(board.hash)
+            if not move or move not in board.moves():
+                break
+            board.make(move)
+            line.append(move)
+            if board.hash in seen:
+                break
+            seen.add(board.hash)
+        return line
