@@ -5,9 +5,10 @@
   move, search number); a store replaces the slot's entry when it is for the same
   position, from an earlier search, or not deeper (depth-preferred with ageing);
 * move ordering: the table's move, two killers per ply, then a history table seeded
-  with a static prior (flat placements near the centre first, walls and slides later);
-* late move reductions for quiet moves searched late at depth >= 3, and late move
-  pruning one and two plies from the horizon of null-window searches;
+  with a static prior (`bots.tak.ordering.prior_scores`);
+* late move reductions (`bots.tak.ordering.lmr_table`) for quiet moves searched late at
+  depth >= 3, and late move pruning one and two plies from the horizon of null-window
+  searches;
 * reverse futility pruning one to three plies from the horizon of null-window searches:
   a static value at least `futility` centi-flats a ply above beta fails high (not under
   a road threat);
@@ -33,21 +34,13 @@ of the last finished iteration (or a better one proven in the unfinished one).
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
-from functools import cache
 from typing import Final
 
 from bots.deepening import SearchAborted
-from bots.tak.eval import (
-    ENDGAME,
-    eval_tables,
-    spread_threat,
-    static,
-    step_wins,
-    win_squares,
-)
+from bots.tak.eval import ENDGAME, spread_threat, static, step_wins, win_squares
+from bots.tak.ordering import LMR_DEPTHS, LMR_MOVES, lmr_table, prior_scores
 from rules.tak.board import DRAW, Board
 from rules.tak.tables import CRUSH_BIT, KIND_SHIFT
 
@@ -69,25 +62,8 @@ TT_LIMIT: Final = 1_500_000  # static evaluations cached (the cache is emptied b
 #: transposition table slots (a power of two; about 120 bytes each when filled)
 TT_SLOTS: Final = 1 << 19
 CHECK_EVERY: Final = 128
-CODE_SPACE: Final = 1 << 19
 LMP_BASE: Final = 8
 RULE50_PLIES: Final = 50
-#: late move reductions by depth and move number: about ln(depth) * ln(i) / 2.25 plies,
-#: at least 1, leaving at least one ply (i < 3 and killers are never reduced)
-LMR_DEPTHS: Final = 64
-LMR_MOVES: Final = 256
-
-
-@cache
-def lmr_table() -> list[list[int]]:
-    """LMR[depth][move number], built on first use (not at import: engines start faster)."""
-    logs = [math.log(max(i, 1)) / 1.5 for i in range(max(LMR_DEPTHS, LMR_MOVES))]
-    return [
-        [max(1, min(d - 2, int(0.5 + logs[d] * logs[i]))) for i in range(LMR_MOVES)]
-        for d in range(LMR_DEPTHS)
-    ]
-
-
 #: reverse futility pruning: the deepest remaining depth it applies to, and the margin
 #: per ply of the default (centi-flats; 0 turns it off)
 FUTILITY_DEPTH: Final = 3
@@ -97,19 +73,6 @@ FUTILITY_MARGIN: Final = 110
 #: against the search without it (75% of 20 games), on 6x6 (with reverse futility
 #: pruning) it gained against the first release; on 5x5 it showed no gain
 NULL_MOVE_MIN_SIZE: Final = 6
-
-
-@cache
-def _prior(size: int) -> list[int]:
-    """Static ordering scores of every move code of a size (indexed by code; shared:
-    never changed)."""
-    prior = [0] * CODE_SPACE
-    et = eval_tables(size)
-    for sq in range(size * size):
-        prior[sq] = 300 + 10 * et.flat_pst[sq]
-        prior[sq | 1 << KIND_SHIFT] = 60 + et.flat_pst[sq]
-        prior[sq | 2 << KIND_SHIFT] = 150 + 4 * et.cap_pst[sq]
-    return prior
 
 
 class Searcher:
@@ -202,7 +165,7 @@ class Searcher:
         """Prepare a new search from `board` (the searcher plays on it)."""
         if board.size != self.size:
             self.size = board.size
-            self.prior = _prior(board.size)
+            self.prior = prior_scores(board.size)
             self.lmp = [0, LMP_BASE + 2 * board.size, 2 * LMP_BASE + 4 * board.size]
             self.order = [self.prior[:], self.prior[:]]
             self.touched = set()
