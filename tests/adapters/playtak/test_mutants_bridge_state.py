@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from adapters.playtak import bridge_events as ev
 from adapters.playtak.live_game import ptn_record, write_record
+from rules.tak.game import TakGame
+from tei.seat import NewGame
 from tests.adapters.playtak.test_playtak_bridge_state import (
     BLACK_START,
     CRASH,
+    HALFKOMI,
     WHITE_START,
     Script,
     of,
@@ -88,3 +92,64 @@ def test_a_record_whose_name_is_taken_is_written_beside_it_numbered(tmp_path: Pa
     second = write_record(live, "R-0", tmp_path, "playtak.com")
     assert second == first.with_name(first.name.replace(".ptn", "-2.ptn"))
     assert '[Result "0-R"]' in first.read_text() and '[Result "R-0"]' in second.read_text()
+
+
+def _plan(clocks: str, **settings: Any) -> tuple[ev.MovePlan, float]:
+    """The engine's plan as white, to move with the server's `clocks` (ms) just in."""
+    script = Script(**settings)
+    script.login()
+    ticket = think(script.feed(WHITE_START)).ticket
+    script.feed(f"Game#5 Timems {clocks}")
+    plan = script.state.plan(ticket, script.now)
+    assert plan is not None
+    return plan, script.now
+
+
+@pytest.mark.parametrize(
+    ("ours", "overhead", "seconds", "grace"),
+    [
+        (20_000, 100, 18.0, 1.0),  # the clock less a tenth of it
+        (400_000, 100, 100.0, 1.0),  # at most a quarter of the clock (over 30 s)
+        (1_000, 1000, 0.05, 0.3),  # the overhead takes more than the clock: 50 ms
+        (5_555, 100, 5.0, 0.3),  # a budget of 5000 ms: the short grace
+        (5_556, 100, 5.001, 1.0),  # just over 5000 ms: the long grace
+    ],
+)
+def test_the_deadline_and_grace_follow_our_clock(
+    ours: int, overhead: int, seconds: float, grace: float
+) -> None:
+    plan, now = _plan(f"{ours} 60000", move_overhead_ms=overhead)
+    assert plan.deadline == pytest.approx(now + seconds, abs=1e-9)
+    assert plan.grace == grace
+
+
+def test_the_default_move_overhead_is_the_documented_second() -> None:
+    script = Script()
+    script.login()
+    script.feed(WHITE_START)
+    assert script.state.live is not None
+    plan = ev.move_plan(script.state.live, script.now, ev.BridgeSettings())
+    assert (plan.limits.wtime, plan.limits.btime) == (59_000, 60_000)
+
+
+@pytest.mark.parametrize(("clock", "resigns"), [(2_999, True), (3_000, False)])
+def test_a_failed_engine_is_restarted_with_at_least_3_s_on_our_clock(
+    clock: int, resigns: bool
+) -> None:
+    script = Script()
+    script.login()
+    ticket = think(script.feed(WHITE_START)).ticket
+    script.feed(f"Game#5 Timems {clock} 60000")
+    out = script.feed(ev.EngineFailed(ticket, CRASH))
+    assert sent(out) == (["Game#5 Resign"] if resigns else [])
+    assert len(of(ev.Restart, out)) == (0 if resigns else 1)
+
+
+def test_events_holding_mutable_parts_are_told_apart_by_identity() -> None:
+    """An engine's declarations and a ponder request are each one event: two with equal
+    contents are not the same event (and the declarations, a dict, still hash)."""
+    ready = ev.EngineReady(HALFKOMI)
+    assert ready != ev.EngineReady(HALFKOMI) and len({ready, ready}) == 1
+    game = TakGame.new({"size": "5"})
+    new_game = NewGame("tak", {"size": "5"}, key=5)
+    assert ev.Ponder(1, new_game, game) != ev.Ponder(1, new_game, game)
