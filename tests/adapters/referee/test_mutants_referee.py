@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -127,3 +128,27 @@ def test_two_engines_that_never_met_score_an_even_50_percent() -> None:
     games = [GameScore(seats=(0, 1), winners=(0,)), GameScore(seats=(1, 0), winners=(0,))]
     stats = pair_stats(games, 0, 2)
     assert (stats.games, stats.score, stats.draw_ratio, stats.elo()) == (0, 0.5, 0.0, None)
+
+
+@pytest.mark.parametrize(
+    ("engines", "kwargs", "total"),
+    [
+        (2, {"games": 100_001}, 100_001),  # the documented ceiling is 100000 games
+        (3, {"games": 40_000}, 120_000),  # a round-robin of 3: 3 pairs
+        (4, {"games": 40_000, "tournament": "gauntlet"}, 120_000),  # engine 0 meets 3
+    ],
+)
+def test_a_schedule_over_100000_games_is_refused_with_its_count(
+    engines: int, kwargs: dict[str, Any], total: int
+) -> None:
+    with pytest.raises(ScheduleError, match=f"has {total} games .* at most 100000"):
+        make_schedule(engines, **kwargs)
+
+
+def test_fewer_than_2_seats_are_refused_by_name_even_negative() -> None:
+    with pytest.raises(ScheduleError, match="at least 2 seats, not -1"):
+        make_schedule(3, seats=-1)
+
+
+def test_a_schedule_without_a_book_plays_every_game_from_the_start() -> None:
+    assert {pairing.opening for pairing in make_schedule(3)} == {None}
