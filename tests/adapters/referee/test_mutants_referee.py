@@ -152,3 +152,16 @@ def test_fewer_than_2_seats_are_refused_by_name_even_negative() -> None:
 
 def test_a_schedule_without_a_book_plays_every_game_from_the_start() -> None:
     assert {pairing.opening for pairing in make_schedule(3)} == {None}
+
+
+def test_the_least_clock_is_one_millisecond() -> None:
+    assert TimeControl.parse_tc("0.001") == (1, 0)
+    with pytest.raises(TimeControlError, match="gives no time"):
+        TimeControl.parse_tc("0.0004")
+
+
+@pytest.mark.parametrize("key", ["nodes", "depth"])
+def test_a_count_of_zero_is_refused_and_one_is_the_least(key: str) -> None:
+    with pytest.raises(TimeControlError, match=f"{key}=0 must be positive"):
+        TimeControl.from_settings(**{key: "0"})
+    assert getattr(TimeControl.from_settings(**{key: "1"}), key) == 1
