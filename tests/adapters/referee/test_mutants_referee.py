@@ -11,7 +11,7 @@ import pytest
 
 from adapters.referee.adjudication import DrawRule, ResignRule, ScoreRun
 from adapters.referee.clock import TimeControl, TimeControlError
-from adapters.referee.records import GameRecord, MoveNote, cut_fragment
+from adapters.referee.records import GameRecord, MoveNote, action_movetext, cut_fragment
 from adapters.referee.schedule import ScheduleError, make_schedule
 from adapters.referee.sprt import Sprt, SprtError, fit_expected_score
 from adapters.referee.stats import GameScore, pair_stats
@@ -165,3 +165,16 @@ def test_a_count_of_zero_is_refused_and_one_is_the_least(key: str) -> None:
     with pytest.raises(TimeControlError, match=f"{key}=0 must be positive"):
         TimeControl.from_settings(**{key: "0"})
     assert getattr(TimeControl.from_settings(**{key: "1"}), key) == 1
+
+
+def test_action_lines_are_wrapped_at_79_characters() -> None:
+    """Trike's actions, several a line: a line is cut before it would pass 79 characters."""
+    fits = [MoveNote("a" * 39), MoveNote("b" * 39)]  # 39 + 1 + 39 = 79: one line
+    assert action_movetext("actions", fits, "1-0", ["A", "B"]).splitlines()[0] == (
+        "a" * 39 + " " + "b" * 39
+    )
+    over = [MoveNote("a" * 39), MoveNote("b" * 40)]  # 80: two lines
+    assert action_movetext("actions", over, "1-0", ["A", "B"]).splitlines()[:2] == [
+        "a" * 39,
+        "b" * 40,
+    ]
