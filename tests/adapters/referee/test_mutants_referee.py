@@ -178,3 +178,9 @@ def test_action_lines_are_wrapped_at_79_characters() -> None:
         "a" * 39,
         "b" * 40,
     ]
+
+
+def test_a_turn_line_of_a_seat_without_a_name_says_its_number_from_1() -> None:
+    notes = [MoveNote("T08", seat=0), MoveNote("T09", seat=2)]
+    text = action_movetext("turns", notes, "1-0", ["R", "G"])
+    assert text.splitlines()[:2] == ["R: T08", "3: T09"]
