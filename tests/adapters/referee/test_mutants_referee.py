@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from adapters.referee.clock import TimeControl, TimeControlError
 from adapters.referee.records import GameRecord, MoveNote, action_movetext, cut_fragment
 from adapters.referee.schedule import ScheduleError, make_schedule
 from adapters.referee.sprt import Sprt, SprtError, fit_expected_score
-from adapters.referee.stats import GameScore, pair_stats
+from adapters.referee.stats import GameScore, format_elo, pair_stats, team_standings
 
 
 @pytest.mark.parametrize(
@@ -184,3 +185,18 @@ def test_a_turn_line_of_a_seat_without_a_name_says_its_number_from_1() -> None:
     notes = [MoveNote("T08", seat=0), MoveNote("T09", seat=2)]
     text = action_movetext("turns", notes, "1-0", ["R", "G"])
     assert text.splitlines()[:2] == ["R: T08", "3: T09"]
+
+
+def test_head_to_head_counts_the_games_after_one_the_engine_sat_out() -> None:
+    games = [GameScore(seats=(1, 2), winners=(0,)), GameScore(seats=(0, 1), winners=(0,))]
+    stats = pair_stats(games, 0, 1)
+    assert (stats.wins, stats.losses, stats.draws) == (1, 0, 0)
+
+
+def test_a_team_standing_counts_its_games() -> None:
+    rows = team_standings([GameScore(seats=(0, 1, 2, 3), winners=(0, 2))])
+    assert [(row.who, row.games, row.score) for row in rows] == [((0, 2), 1, 1.0), ((1, 3), 1, 0.0)]
+
+
+def test_an_elo_interval_open_below_only_is_shown_by_its_bounds() -> None:
+    assert format_elo((-381.7, -math.inf, -159.0)) == "-381.7 [-inf, -159.0]"
