@@ -68,6 +68,7 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/adapters/playtak/test_playtak_bridge_state.py",
         "tests/adapters/playtak/test_mutants_bridge_state.py",
         "tests/adapters/playtak/test_playtak_live_phase.py",
+        "tests/adapters/playtak/test_playtak_hostile.py",
     ),
     "adapters/playtak/bridge_thinking.py": (
         "tests/adapters/playtak/test_playtak_bridge_state.py",

@@ -153,3 +153,38 @@ def test_events_holding_mutable_parts_are_told_apart_by_identity() -> None:
     game = TakGame.new({"size": "5"})
     new_game = NewGame("tak", {"size": "5"}, key=5)
     assert ev.Ponder(1, new_game, game) != ev.Ponder(1, new_game, game)
+
+
+def test_a_clock_of_another_game_leaves_ours_alone() -> None:
+    script = Script()
+    script.login()
+    ticket = think(script.feed(WHITE_START)).ticket
+    script.feed("Game#9 Timems 1000 2000")  # another game's clocks
+    plan = script.state.plan(ticket, script.now)
+    assert plan is not None and (plan.limits.wtime, plan.limits.btime) == (59_900, 60_000)
+
+
+def test_a_start_with_a_clock_past_the_ceiling_says_it_is_clamped(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    script = Script()
+    script.login()
+    with caplog.at_level(logging.WARNING):
+        script.feed("Game Start 5 Guest1 vs bobby white 5 3000000 0 0 21 1 0 0 0 0 0")
+    expected = "clock 3000000000 ms from the server clamped to 2147483647 ms"
+    assert [r.getMessage() for r in caplog.records] == [expected]
+
+
+def test_a_komi_the_engine_declares_is_played() -> None:
+    script = Script()
+    script.login()
+    out = script.feed("Game Start 5 Guest1 vs bobby white 5 60 0 4 21 1 0 0 0 0 0")
+    assert dict(think(out).new_game.rules) == {"size": "5", "halfkomi": "4"}
+
+
+def test_the_opponents_move_is_shown_as_the_other_seats() -> None:
+    script = Script()
+    script.login()
+    script.answer(script.feed(WHITE_START), "a1")
+    script.feed("Game#5 Timems 59000 60000", "Game#5 P E5")
+    assert [o.seat for o in script.shown if isinstance(o, ev.ShowMove)] == [0, 1]
