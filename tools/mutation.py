@@ -122,6 +122,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "rules/tak/roads.py": (_TAK + "test_tak_game.py", _TAK + "test_mutants_tak.py"),
     "rules/tak/game.py": (
         _TAK + "test_tak_game.py",
+        _TAK + "test_tak_position.py",
         _TAK + "test_tak_perft.py",
         _TAK + "test_mutants_tak.py",
     ),

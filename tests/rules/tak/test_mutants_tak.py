@@ -8,7 +8,7 @@ import pytest
 
 from rules.game import GameError, NotationError, OptionError
 from rules.tak.board import code_ptn
-from rules.tak.game import TakGame, TakOptions
+from rules.tak.game import TakGame, TakOptions, komi_text
 from rules.tak.move import Move
 from rules.tak.position import Position
 from rules.tak.ptn import PtnGame
@@ -237,3 +237,38 @@ def test_with_two_stones_a_side_the_first_own_piece_wins_on_flats() -> None:
     game.play(line[0])
     assert game.result is not None
     assert (game.result.winners, game.result.reason) == ((0,), "flats")
+
+
+def test_flats_are_at_most_200() -> None:
+    assert TakGame.new({"flats": "200"}).reserves()[0] == (200, 1)
+    with pytest.raises(OptionError, match=r"flats='201': must be 0\.\.200"):
+        TakGame.new({"flats": "201"})
+
+
+def test_an_odd_half_komi_is_written_with_its_half() -> None:
+    assert komi_text(5) == "2.5"
+
+
+_BACK_AND_FORTH = ["a1", "c3", "c3-", "a1+", "c2+", "a2-", "c3-", "a1+"]
+
+
+def test_an_undone_and_replayed_move_counts_its_position_once() -> None:
+    game = TakGame.new({"size": "3", "repetition": "true"})
+    game.play_all(_BACK_AND_FORTH[:6])  # the position after ply 2, a second time
+    game.undo()
+    game.play_all(["a2-", "c3-", "a1+", "c2+", "a2-"])  # and a third: a draw
+    assert game.result is not None and game.result.reason == "repetition"
+
+
+def test_divide_with_repetition_ends_lines_at_the_third_occurrence() -> None:
+    counts = {}
+    for repetition in ("true", "false"):
+        game = TakGame.new({"size": "3", "repetition": repetition})
+        game.play_all(_BACK_AND_FORTH)  # c2+ a2- would repeat the position a third time
+        counts[repetition] = dict(game.divide(3))
+        assert sum(counts[repetition].values()) == game.perft(3)
+    assert counts["true"]["c2+"] < counts["false"]["c2+"]
+
+
+def test_divide_at_depth_0_lists_no_moves() -> None:
+    assert TakGame.new({"size": "5"}).divide(0) == []
