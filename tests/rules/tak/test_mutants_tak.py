@@ -272,3 +272,23 @@ def test_divide_with_repetition_ends_lines_at_the_third_occurrence() -> None:
 
 def test_divide_at_depth_0_lists_no_moves() -> None:
     assert TakGame.new({"size": "5"}).divide(0) == []
+
+
+@pytest.mark.parametrize(
+    ("tps", "win"),
+    [
+        ("1,1,x/x3/x3 1 2", "c3"),  # set up at ply 2: a road can already be made
+        # black's stone carried off a stack tops c1: the road a1-c1 (read from the stack)
+        ("x3/x,1,12/2,2,1 2 5", "c2-"),
+    ],
+)
+def test_the_winning_move_of_a_set_up_position(tps: str, win: str) -> None:
+    board = TakGame.from_tps(tps).fast_board().copy()
+    move = board.winning_move()
+    assert move is not None and code_ptn(move, board.size) == win
+
+
+def test_the_full_perft_agrees_with_the_fast_one() -> None:
+    board = TakGame.new({"size": "4"}).fast_board().copy()
+    assert [board.perft_full(depth) for depth in range(4)] == [1, 16, 240, 7440]
+    assert [board.perft(depth) for depth in range(4)] == [1, 16, 240, 7440]
