@@ -7,7 +7,7 @@ import time
 import pytest
 
 from rules.game import GameError, NotationError, OptionError
-from rules.tak.board import code_ptn
+from rules.tak.board import Board, code_ptn
 from rules.tak.game import TakGame, TakOptions, komi_text
 from rules.tak.move import Move
 from rules.tak.position import Position
@@ -292,3 +292,27 @@ def test_the_full_perft_agrees_with_the_fast_one() -> None:
     board = TakGame.new({"size": "4"}).fast_board().copy()
     assert [board.perft_full(depth) for depth in range(4)] == [1, 16, 240, 7440]
     assert [board.perft(depth) for depth in range(4)] == [1, 16, 240, 7440]
+
+
+def test_a_slide_of_a_tall_stack_hashes_as_the_position_set_up_anew() -> None:
+    """Six carried pieces, a black one fifth from the bottom: the hash keys of pieces
+    past the fourth of a slide, picked up and dropped."""
+    game = TakGame.from_tps("x6/x6/x6/x6/x6/2121221,x5 1 10")
+    game.play(game.parse_action("6a1>"))
+    board = game.fast_board()
+    assert board.tps() == "x6/x6/x6/x6/x6/2,121221,x4 2 10"
+    assert board.hash == TakGame.from_tps(board.tps()).fast_board().hash
+
+
+def test_the_road_squares_of_each_colour_are_its_own_flats_and_capstones() -> None:
+    board = TakGame.from_tps("1,1S,1C,x2/x5/x5/x5/2,2,x3 1 3").fast_board()
+    assert board.road_bits(0) == board.white & ~board.walls and board.road_bits(0).bit_count() == 2
+    assert board.road_bits(1) == board.black
+
+
+def test_a_new_board_starts_at_ply_0_with_the_swapped_placements() -> None:
+    board = Board(5, 21, 1, 0)
+    assert board.ply == 0
+    board.make(board.moves()[0])
+    board.make(board.moves()[0])  # black places a white stone
+    assert board.tps() == "x5/x5/x5/x5/2,1,x3 1 2"
