@@ -11,7 +11,7 @@ from rules.tak.board import Board, code_ptn
 from rules.tak.game import TakGame, TakOptions, komi_text
 from rules.tak.move import Move
 from rules.tak.position import Position
-from rules.tak.ptn import PtnGame
+from rules.tak.ptn import PtnGame, parse_many
 from rules.tak.tinue import defended, is_tak, is_tinue, mark, solve, tinue, win_in_one
 
 
@@ -316,3 +316,26 @@ def test_a_new_board_starts_at_ply_0_with_the_swapped_placements() -> None:
     board.make(board.moves()[0])
     board.make(board.moves()[0])  # black places a white stone
     assert board.tps() == "x5/x5/x5/x5/2,1,x3 1 2"
+
+
+def test_a_record_with_a_result_but_no_result_tag_ends_with_it() -> None:
+    record = PtnGame()
+    record.add_move("a1")
+    record.add_move("e5")
+    record.result = "R-0"
+    assert record.text() == "\n1. a1 e5\nR-0\n"
+
+
+def test_an_unfinished_result_tag_leaves_the_game_unfinished() -> None:
+    assert PtnGame.parse('[Result "*"]\n\n1. a1 e5').result is None
+
+
+def test_a_skipped_ply_leaves_the_moves_after_it() -> None:
+    assert [game.moves for game in parse_many("1. -- e5 2. a1 b1")] == [["e5", "a1", "b1"]]
+
+
+def test_a_tps_tag_without_a_move_number_numbers_from_1() -> None:
+    record = PtnGame()
+    record.set_tag("TPS", "x5/x5/x5/x5/x5 2 x")
+    record.add_move("a1")
+    assert record.text() == '[TPS "x5/x5/x5/x5/x5 2 x"]\n\n1. a1\n'
