@@ -24,7 +24,15 @@ from tests.adapters.playtak.test_playtak_bridge_state import (
 )
 
 
-@pytest.mark.parametrize(("clocks", "resigns"), [("2000 60000", True), ("60000 2000", False)])
+@pytest.mark.parametrize(
+    ("clocks", "resigns"),
+    [
+        ("2000 60000", True),
+        ("60000 2000", False),
+        ("2999 60000", True),  # at least 3 s on our clock for a restart
+        ("3000 60000", False),
+    ],
+)
 def test_restarting_a_failed_engine_depends_on_our_clock_not_the_opponents(
     clocks: str, resigns: bool
 ) -> None:
@@ -37,15 +45,22 @@ def test_restarting_a_failed_engine_depends_on_our_clock_not_the_opponents(
     assert len(of(ev.Restart, out)) == (0 if resigns else 1)
 
 
-def test_a_game_start_without_a_clock_warns_of_no_clamped_clock(
-    caplog: pytest.LogCaptureFixture,
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [
+        ("0", []),  # no clock: nothing clamped
+        ("3000000", ["clock 3000000000 ms from the server clamped to 2147483647 ms"]),
+    ],
+)
+def test_a_game_start_warns_of_a_clamped_clock_only(
+    caplog: pytest.LogCaptureFixture, seconds: str, said: list[str]
 ) -> None:
     script = Script()
     script.login()
     with caplog.at_level(logging.INFO):
-        out = script.feed("Game Start 5 Guest1 vs bobby white 5 0 0 0 21 1 0 0 0 0 0")
+        out = script.feed(f"Game Start 5 Guest1 vs bobby white 5 {seconds} 0 0 21 1 0 0 0 0 0")
     assert of(ev.Think, out)  # the game is played
-    assert not [r.getMessage() for r in caplog.records if "clamped" in r.getMessage()]
+    assert [r.getMessage() for r in caplog.records if "clamped" in r.getMessage()] == said
 
 
 def test_a_server_move_that_does_not_fit_our_game_makes_us_resign() -> None:
@@ -132,19 +147,6 @@ def test_the_default_move_overhead_is_the_documented_second() -> None:
     assert (plan.limits.wtime, plan.limits.btime) == (59_000, 60_000)
 
 
-@pytest.mark.parametrize(("clock", "resigns"), [(2_999, True), (3_000, False)])
-def test_a_failed_engine_is_restarted_with_at_least_3_s_on_our_clock(
-    clock: int, resigns: bool
-) -> None:
-    script = Script()
-    script.login()
-    ticket = think(script.feed(WHITE_START)).ticket
-    script.feed(f"Game#5 Timems {clock} 60000")
-    out = script.feed(ev.EngineFailed(ticket, CRASH))
-    assert sent(out) == (["Game#5 Resign"] if resigns else [])
-    assert len(of(ev.Restart, out)) == (0 if resigns else 1)
-
-
 def test_events_holding_mutable_parts_are_told_apart_by_identity() -> None:
     """An engine's declarations and a ponder request are each one event: two with equal
     contents are not the same event (and the declarations, a dict, still hash)."""
@@ -162,17 +164,6 @@ def test_a_clock_of_another_game_leaves_ours_alone() -> None:
     script.feed("Game#9 Timems 1000 2000")  # another game's clocks
     plan = script.state.plan(ticket, script.now)
     assert plan is not None and (plan.limits.wtime, plan.limits.btime) == (59_900, 60_000)
-
-
-def test_a_start_with_a_clock_past_the_ceiling_says_it_is_clamped(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    script = Script()
-    script.login()
-    with caplog.at_level(logging.WARNING):
-        script.feed("Game Start 5 Guest1 vs bobby white 5 3000000 0 0 21 1 0 0 0 0 0")
-    expected = "clock 3000000000 ms from the server clamped to 2147483647 ms"
-    assert [r.getMessage() for r in caplog.records] == [expected]
 
 
 def test_a_komi_the_engine_declares_is_played() -> None:
