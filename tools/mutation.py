@@ -110,7 +110,11 @@ TESTS: dict[str, tuple[str, ...]] = {
         _TAK + "test_tak_perft.py",
         _RULES_MUTANTS,
     ),
-    "rules/tak/move.py": ("tests/rules/tak/test_tak_move.py", "tests/rules/tak/test_tak_game.py"),
+    "rules/tak/move.py": (
+        "tests/rules/tak/test_tak_move.py",
+        "tests/rules/tak/test_tak_game.py",
+        "tests/rules/tak/test_mutants_tak.py",
+    ),
     "rules/tak/board.py": _TAK_CORE,
     "rules/tak/ptn.py": ("tests/rules/tak/test_tak_ptn.py", "tests/rules/tak/test_mutants_tak.py"),
     "rules/tak/position.py": (

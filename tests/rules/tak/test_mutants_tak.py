@@ -339,3 +339,15 @@ def test_a_tps_tag_without_a_move_number_numbers_from_1() -> None:
     record.set_tag("TPS", "x5/x5/x5/x5/x5 2 x")
     record.add_move("a1")
     assert record.text() == '[TPS "x5/x5/x5/x5/x5 2 x"]\n\n1. a1\n'
+
+
+def test_a_move_made_without_a_crush_is_no_crush() -> None:
+    move = Move(0, 0, "F", "+", (1,))
+    assert move == Move.from_ptn("a1+") and move.ptn() == "a1+"
+
+
+@pytest.mark.parametrize(("file", "rank", "name"), [(-1, 0, "(-1,0)"), (0, 8, "(0,8)")])
+def test_a_square_off_the_board_is_named_by_its_coordinates(
+    file: int, rank: int, name: str
+) -> None:
+    assert Move(file, rank).square == name
