@@ -10,7 +10,7 @@ from rules.registry import new_game
 from rules.traxit.board import xy_cell
 from rules.traxit.game import TraxitGame
 from rules.traxit.tiles import parse_tile, route_table
-from rules.trike.errors import TrikeOptionError
+from rules.trike.errors import OffLine, TrikeOptionError
 from rules.trike.game import TrikeGame
 from tei.game_rules import TeiSettings
 
@@ -95,3 +95,16 @@ def test_traxit_tile_t16_walks_east_northeast_southeast_south() -> None:
     path = [xy_cell(3, 4), xy_cell(4, 5), xy_cell(5, 4), xy_cell(5, 3)]
     routes = dict(route_table()[parse_tile("T16")][start])
     assert sum(1 << cell for cell in path) in routes[path[-1]]
+
+
+def test_a_trike_game_before_its_first_checker_scores_nothing_and_renders() -> None:
+    game = TrikeGame.new({"size": "4"})
+    assert game.colour_scores() == (0, 0)
+    assert game.render_svg().startswith("<svg")  # no result to note
+
+
+def test_a_trike_pawn_on_the_first_cell_still_moves_along_lines_only() -> None:
+    game = TrikeGame.new({"size": "4"})
+    game.play(0)  # the pawn on a4, cell 0
+    with pytest.raises(OffLine, match="b2 is not on a line from the pawn at a4"):
+        game.play(4)
