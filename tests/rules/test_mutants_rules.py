@@ -108,3 +108,27 @@ def test_a_trike_pawn_on_the_first_cell_still_moves_along_lines_only() -> None:
     game.play(0)  # the pawn on a4, cell 0
     with pytest.raises(OffLine, match="b2 is not on a line from the pawn at a4"):
         game.play(4)
+
+
+@pytest.mark.parametrize("options", [{}, {"players": "3"}, {"players": "4", "teams": "true"}])
+def test_every_traxit_state_of_a_game_sets_up_again_from_its_position_string(
+    options: dict[str, str],
+) -> None:
+    """Each pawn pair is kept in cell order and the finished game's mover is seat 0, as a
+    position string read back gives them."""
+    game = TraxitGame.new(options)
+    while game.result is None:
+        game.play(game.legal()[len(game.history) % len(game.legal())])
+        again = TraxitGame.from_position_string(game.position_string(), options)
+        assert (again.state, again.turn) == (game.state, game.turn)
+
+
+def test_a_traxit_set_scores_both_pawns_of_a_seat() -> None:
+    # Set 1, round 4: red (d4, e3) moves e3-e2: d4 100 + e2 25 at the set's end
+    game = TraxitGame.from_position_string(
+        "TX 1G4G1/8/2x2x2/8/3R4/2x1Rx2/8/8 R@S,G@N R:T01 1.4 fff1,fff8 0,0 00"
+    )
+    game.play_text("e3-e2")
+    game.play_text("T04")
+    game.play_text(sorted(game.format_action(a) for a in game.legal())[0])
+    assert game.position_string().split()[6] == "125,0"
