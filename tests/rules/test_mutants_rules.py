@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -132,3 +133,44 @@ def test_a_traxit_set_scores_both_pawns_of_a_seat() -> None:
     game.play_text("T04")
     game.play_text(sorted(game.format_action(a) for a in game.legal())[0])
     assert game.position_string().split()[6] == "125,0"
+
+
+def _leaves(game: TraxitGame, depth: int) -> int:
+    """Perft by play and undo."""
+    if depth == 0:
+        return 1
+    if game.result is not None:
+        return 0
+    total = 0
+    for action in game.legal():
+        game.play(action)
+        total += _leaves(game, depth - 1)
+        game.undo()
+    return total
+
+
+def test_traxit_perft_counts_the_leaves_that_play_reaches() -> None:
+    game = TraxitGame.new({})
+    game.play_all(["@c1", "@f8", "@e1", "@d8"])  # the pawns placed: tiles and moves
+    assert [game.perft(depth) for depth in range(4)] == [_leaves(game, d) for d in range(4)]
+    finished = TraxitGame.new({})
+    while finished.result is None:
+        finished.play(finished.legal()[len(finished.history) % len(finished.legal())])
+    assert finished.perft(1) == 0
+
+
+def test_a_traxit_game_shows_its_current_position() -> None:
+    game = TraxitGame.new({})
+    game.play_all(["@c1", "@f8", "@e1"])
+    again = TraxitGame.from_position_string(game.position_string())
+    assert game.render() == again.render()
+    assert game.render_svg(last=False) == again.render_svg(last=False)
+
+
+def test_a_team_game_labels_each_set_with_the_teams_sums() -> None:
+    game = TraxitGame.new({"players": "4", "teams": "true"})
+    while game.result is None:
+        game.play(game.legal()[len(game.history) % len(game.legal())])
+    afters = [after for _label, after in game.turn_labels() if after]
+    assert len(afters) == 4
+    assert all(re.search(r"; teams R\+G \d+ B\+Y \d+$", after) for after in afters)
