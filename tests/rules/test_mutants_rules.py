@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from rules.game import OptionSpec
 from rules.registry import new_game
 from rules.traxit.board import xy_cell
 from rules.traxit.game import TraxitGame
@@ -174,3 +175,17 @@ def test_a_team_game_labels_each_set_with_the_teams_sums() -> None:
     afters = [after for _label, after in game.turn_labels() if after]
     assert len(afters) == 4
     assert all(re.search(r"; teams R\+G \d+ B\+Y \d+$", after) for after in afters)
+
+
+@pytest.mark.parametrize(("low", "high", "text"), [(3, None, ">= 3"), (None, 8, "<= 8")])
+def test_an_int_option_bounded_on_one_side_says_which(
+    low: int | None, high: int | None, text: str
+) -> None:
+    assert OptionSpec("n", "int", "", "a count", low, high).values_text() == text
+
+
+def test_divide_reports_each_root_action_as_it_is_done() -> None:
+    game = TrikeGame.new({"size": "4"})
+    seen: list[tuple[str, int]] = []
+    counts = game.divide(2, lambda action, count: seen.append((action, count)))
+    assert seen == counts and len({action for action, _ in seen}) == len(seen) > 1
