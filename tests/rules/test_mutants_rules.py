@@ -15,6 +15,7 @@ from rules.traxit.tiles import parse_tile, route_table
 from rules.trike.errors import OffLine, TrikeOptionError
 from rules.trike.game import TrikeGame
 from tei.game_rules import TeiSettings
+from tests.rules.traxit.test_traxit_props import tree_count
 
 
 @pytest.mark.parametrize("game", ["trike", "traxit"])
@@ -136,24 +137,10 @@ def test_a_traxit_set_scores_both_pawns_of_a_seat() -> None:
     assert game.position_string().split()[6] == "125,0"
 
 
-def _leaves(game: TraxitGame, depth: int) -> int:
-    """Perft by play and undo."""
-    if depth == 0:
-        return 1
-    if game.result is not None:
-        return 0
-    total = 0
-    for action in game.legal():
-        game.play(action)
-        total += _leaves(game, depth - 1)
-        game.undo()
-    return total
-
-
 def test_traxit_perft_counts_the_leaves_that_play_reaches() -> None:
     game = TraxitGame.new({})
     game.play_all(["@c1", "@f8", "@e1", "@d8"])  # the pawns placed: tiles and moves
-    assert [game.perft(depth) for depth in range(4)] == [_leaves(game, d) for d in range(4)]
+    assert [game.perft(depth) for depth in range(4)] == [tree_count(game, d) for d in range(4)]
     finished = TraxitGame.new({})
     while finished.result is None:
         finished.play(finished.legal()[len(finished.history) % len(finished.legal())])
