@@ -68,6 +68,7 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/adapters/playtak/test_playtak_bridge_state.py",
         "tests/adapters/playtak/test_mutants_bridge_state.py",
         "tests/adapters/playtak/test_playtak_live_phase.py",
+        "tests/adapters/playtak/test_playtak_hostile.py",
     ),
     "adapters/playtak/bridge_thinking.py": (
         "tests/adapters/playtak/test_playtak_bridge_state.py",
@@ -82,6 +83,13 @@ TESTS: dict[str, tuple[str, ...]] = {
     "adapters/playtak/bridge_events.py": (
         "tests/adapters/playtak/test_playtak_bridge_parts.py",
         "tests/adapters/playtak/test_playtak_bridge_state.py",
+        "tests/adapters/playtak/test_mutants_bridge_state.py",
+        "tests/adapters/playtak/test_playtak_live_phase.py",
+    ),
+    "adapters/playtak/live_phase.py": (
+        "tests/adapters/playtak/test_playtak_live_phase.py",
+        "tests/adapters/playtak/test_playtak_bridge_state.py",
+        "tests/adapters/playtak/test_mutants_bridge_state.py",
     ),
     "adapters/playtak/game_policy.py": (
         _PLAYTAK + "test_playtak_chat_template.py",
@@ -102,7 +110,11 @@ TESTS: dict[str, tuple[str, ...]] = {
         _TAK + "test_tak_perft.py",
         _RULES_MUTANTS,
     ),
-    "rules/tak/move.py": ("tests/rules/tak/test_tak_move.py", "tests/rules/tak/test_tak_game.py"),
+    "rules/tak/move.py": (
+        "tests/rules/tak/test_tak_move.py",
+        "tests/rules/tak/test_tak_game.py",
+        "tests/rules/tak/test_mutants_tak.py",
+    ),
     "rules/tak/board.py": _TAK_CORE,
     "rules/tak/ptn.py": ("tests/rules/tak/test_tak_ptn.py", "tests/rules/tak/test_mutants_tak.py"),
     "rules/tak/position.py": (
@@ -114,6 +126,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "rules/tak/roads.py": (_TAK + "test_tak_game.py", _TAK + "test_mutants_tak.py"),
     "rules/tak/game.py": (
         _TAK + "test_tak_game.py",
+        _TAK + "test_tak_position.py",
         _TAK + "test_tak_perft.py",
         _TAK + "test_mutants_tak.py",
     ),
@@ -275,13 +288,38 @@ def _skip_annotations(module: str, session: Path) -> None:
     _skip(session, inside, "in an annotation")
 
 
+_OUT_OF_SAMPLE = "not in the sample"
+
+
+def _place(item: dict[str, Any]) -> tuple[Any, ...]:
+    """A mutant's place in the source (its job id is a fresh random uuid in each session)."""
+    m = item["mutations"][0]
+    return (m["operator_name"], tuple(m["start_pos"]), tuple(m["end_pos"]), m["occurrence"])
+
+
 def _sample(module: str, session: Path, size: int) -> None:
-    """Leave at most `size` mutants run or pending, picked at random (seeded by module)."""
-    results = _results(module)
-    done = sum(1 for _item, result in results if result and result["worker_outcome"] == "normal")
-    pending = sorted(item["job_id"] for item, result in results if result is None)
-    keep = set(random.Random(module).sample(pending, max(0, min(len(pending), size - done))))
-    _skip(session, lambda item: item.job_id not in keep, "not in the sample")
+    """Leave the first `size` mutants of the module's order run or pending.
+
+    The order is the mutants' places shuffled with the module's path as the seed: the same
+    for every session of the same source, and a larger sample holds a smaller one, so
+    raising N makes pending only the mutants it adds (the others keep their results).
+    """
+    population = [
+        item
+        for item, result in _results(module)
+        if result is None
+        or result["worker_outcome"] == "normal"
+        or result["output"] == _OUT_OF_SAMPLE
+    ]
+    order = sorted(population, key=_place)
+    random.Random(module).shuffle(order)
+    keep = {item["job_id"] for item in order[:size]}
+    with sqlite3.connect(session) as db:  # a larger sample: its new mutants pending again
+        db.executemany(
+            "DELETE FROM work_results WHERE job_id = ? AND output = ?",
+            [(job, _OUT_OF_SAMPLE) for job in keep],
+        )
+    _skip(session, lambda item: item.job_id not in keep, _OUT_OF_SAMPLE)
 
 
 def _equivalent() -> dict[tuple[str, str, int, str], str]:

@@ -23,3 +23,20 @@ def test_an_info_key_without_its_number_does_not_swallow_the_next_key() -> None:
     assert parse_engine_line("info depth nodes 100") == Info(nodes=100, skipped=("depth",))
     info = parse_engine_line("info seldepth x1 time 7")
     assert info.time == 7 and info.skipped == ("seldepth", "x1")
+
+
+@pytest.mark.parametrize("line", ["position bogus", "position bogus moves e1"])
+def test_an_unknown_position_kind_is_quoted(line: str) -> None:
+    with pytest.raises(ProtocolError, match="expected 'startpos' or 'tps', not 'bogus'"):
+        parse_gui_line(line)
+
+
+@pytest.mark.parametrize("line", ["option name type", "option name type spin"])
+def test_an_option_named_by_its_type_keyword_alone_needs_a_type(line: str) -> None:
+    with pytest.raises(ProtocolError, match="option needs 'type <type>'"):
+        parse_engine_line(line)
+
+
+def test_a_score_bound_at_the_end_of_the_line_is_kept() -> None:
+    info = parse_engine_line("info depth 3 score lowerbound")
+    assert info.depth == 3 and info.score is not None and info.score.bound == "lowerbound"

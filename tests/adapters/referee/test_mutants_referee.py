@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import datetime
+import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from adapters.referee.adjudication import DrawRule, ResignRule, ScoreRun
 from adapters.referee.clock import TimeControl, TimeControlError
-from adapters.referee.records import GameRecord, MoveNote, cut_fragment
+from adapters.referee.records import GameRecord, MoveNote, action_movetext, cut_fragment
 from adapters.referee.schedule import ScheduleError, make_schedule
 from adapters.referee.sprt import Sprt, SprtError, fit_expected_score
-from adapters.referee.stats import GameScore, pair_stats
+from adapters.referee.stats import GameScore, format_elo, pair_stats, team_standings
 
 
 @pytest.mark.parametrize(
@@ -127,3 +129,74 @@ def test_two_engines_that_never_met_score_an_even_50_percent() -> None:
     games = [GameScore(seats=(0, 1), winners=(0,)), GameScore(seats=(1, 0), winners=(0,))]
     stats = pair_stats(games, 0, 2)
     assert (stats.games, stats.score, stats.draw_ratio, stats.elo()) == (0, 0.5, 0.0, None)
+
+
+@pytest.mark.parametrize(
+    ("engines", "kwargs", "total"),
+    [
+        (2, {"games": 100_001}, 100_001),  # the documented ceiling is 100000 games
+        (3, {"games": 40_000}, 120_000),  # a round-robin of 3: 3 pairs
+        (4, {"games": 40_000, "tournament": "gauntlet"}, 120_000),  # engine 0 meets 3
+    ],
+)
+def test_a_schedule_over_100000_games_is_refused_with_its_count(
+    engines: int, kwargs: dict[str, Any], total: int
+) -> None:
+    with pytest.raises(ScheduleError, match=f"has {total} games .* at most 100000"):
+        make_schedule(engines, **kwargs)
+
+
+def test_fewer_than_2_seats_are_refused_by_name_even_negative() -> None:
+    with pytest.raises(ScheduleError, match="at least 2 seats, not -1"):
+        make_schedule(3, seats=-1)
+
+
+def test_a_schedule_without_a_book_plays_every_game_from_the_start() -> None:
+    assert {pairing.opening for pairing in make_schedule(3)} == {None}
+
+
+def test_the_least_clock_is_one_millisecond() -> None:
+    assert TimeControl.parse_tc("0.001") == (1, 0)
+    with pytest.raises(TimeControlError, match="gives no time"):
+        TimeControl.parse_tc("0.0004")
+
+
+@pytest.mark.parametrize("key", ["nodes", "depth"])
+def test_a_count_of_zero_is_refused_and_one_is_the_least(key: str) -> None:
+    with pytest.raises(TimeControlError, match=f"{key}=0 must be positive"):
+        TimeControl.from_settings(**{key: "0"})
+    assert getattr(TimeControl.from_settings(**{key: "1"}), key) == 1
+
+
+def test_action_lines_are_wrapped_at_79_characters() -> None:
+    """Trike's actions, several a line: a line is cut before it would pass 79 characters."""
+    fits = [MoveNote("a" * 39), MoveNote("b" * 39)]  # 39 + 1 + 39 = 79: one line
+    assert action_movetext("actions", fits, "1-0", ["A", "B"]).splitlines()[0] == (
+        "a" * 39 + " " + "b" * 39
+    )
+    over = [MoveNote("a" * 39), MoveNote("b" * 40)]  # 80: two lines
+    assert action_movetext("actions", over, "1-0", ["A", "B"]).splitlines()[:2] == [
+        "a" * 39,
+        "b" * 40,
+    ]
+
+
+def test_a_turn_line_of_a_seat_without_a_name_says_its_number_from_1() -> None:
+    notes = [MoveNote("T08", seat=0), MoveNote("T09", seat=2)]
+    text = action_movetext("turns", notes, "1-0", ["R", "G"])
+    assert text.splitlines()[:2] == ["R: T08", "3: T09"]
+
+
+def test_head_to_head_counts_the_games_after_one_the_engine_sat_out() -> None:
+    games = [GameScore(seats=(1, 2), winners=(0,)), GameScore(seats=(0, 1), winners=(0,))]
+    stats = pair_stats(games, 0, 1)
+    assert (stats.wins, stats.losses, stats.draws) == (1, 0, 0)
+
+
+def test_a_team_standing_counts_its_games() -> None:
+    rows = team_standings([GameScore(seats=(0, 1, 2, 3), winners=(0, 2))])
+    assert [(row.who, row.games, row.score) for row in rows] == [((0, 2), 1, 1.0), ((1, 3), 1, 0.0)]
+
+
+def test_an_elo_interval_open_below_only_is_shown_by_its_bounds() -> None:
+    assert format_elo((-381.7, -math.inf, -159.0)) == "-381.7 [-inf, -159.0]"

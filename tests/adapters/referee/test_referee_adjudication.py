@@ -165,6 +165,7 @@ def test_draw_after_movenumber_when_both_are_level_for_movecount_moves() -> None
     found = feed(judge(draw="movenumber=3 movecount=2 score=10"), level)
     assert found[0] == 6  # 3 full moves played, both level on their last 2
     assert VERDICTS[0].outcome.code == "1/2-1/2"
+    assert VERDICTS[0].outcome.winners == (0, 1)  # a draw: half a point each
     spiky = [cp(5), cp(-5), cp(50), cp(-5)] * 4
     assert feed(judge(draw="movenumber=1 movecount=2 score=10"), spiky) == []
     solved_draw = [("solved", 4, "draw")] * 4

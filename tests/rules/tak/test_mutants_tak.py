@@ -7,11 +7,11 @@ import time
 import pytest
 
 from rules.game import GameError, NotationError, OptionError
-from rules.tak.board import code_ptn
-from rules.tak.game import TakGame, TakOptions
+from rules.tak.board import Board, code_ptn
+from rules.tak.game import TakGame, TakOptions, komi_text
 from rules.tak.move import Move
 from rules.tak.position import Position
-from rules.tak.ptn import PtnGame
+from rules.tak.ptn import PtnGame, parse_many
 from rules.tak.tinue import defended, is_tak, is_tinue, mark, solve, tinue, win_in_one
 
 
@@ -237,3 +237,117 @@ def test_with_two_stones_a_side_the_first_own_piece_wins_on_flats() -> None:
     game.play(line[0])
     assert game.result is not None
     assert (game.result.winners, game.result.reason) == ((0,), "flats")
+
+
+def test_flats_are_at_most_200() -> None:
+    assert TakGame.new({"flats": "200"}).reserves()[0] == (200, 1)
+    with pytest.raises(OptionError, match=r"flats='201': must be 0\.\.200"):
+        TakGame.new({"flats": "201"})
+
+
+def test_an_odd_half_komi_is_written_with_its_half() -> None:
+    assert komi_text(5) == "2.5"
+
+
+_BACK_AND_FORTH = ["a1", "c3", "c3-", "a1+", "c2+", "a2-", "c3-", "a1+"]
+
+
+def test_an_undone_and_replayed_move_counts_its_position_once() -> None:
+    game = TakGame.new({"size": "3", "repetition": "true"})
+    game.play_all(_BACK_AND_FORTH[:6])  # the position after ply 2, a second time
+    game.undo()
+    game.play_all(["a2-", "c3-", "a1+", "c2+", "a2-"])  # and a third: a draw
+    assert game.result is not None and game.result.reason == "repetition"
+
+
+def test_divide_with_repetition_ends_lines_at_the_third_occurrence() -> None:
+    counts = {}
+    for repetition in ("true", "false"):
+        game = TakGame.new({"size": "3", "repetition": repetition})
+        game.play_all(_BACK_AND_FORTH)  # c2+ a2- would repeat the position a third time
+        counts[repetition] = dict(game.divide(3))
+        assert sum(counts[repetition].values()) == game.perft(3)
+    assert counts["true"]["c2+"] < counts["false"]["c2+"]
+
+
+def test_divide_at_depth_0_lists_no_moves() -> None:
+    assert TakGame.new({"size": "5"}).divide(0) == []
+
+
+@pytest.mark.parametrize(
+    ("tps", "win"),
+    [
+        ("1,1,x/x3/x3 1 2", "c3"),  # set up at ply 2: a road can already be made
+        # black's stone carried off a stack tops c1: the road a1-c1 (read from the stack)
+        ("x3/x,1,12/2,2,1 2 5", "c2-"),
+    ],
+)
+def test_the_winning_move_of_a_set_up_position(tps: str, win: str) -> None:
+    board = TakGame.from_tps(tps).fast_board().copy()
+    move = board.winning_move()
+    assert move is not None and code_ptn(move, board.size) == win
+
+
+def test_the_full_perft_agrees_with_the_fast_one() -> None:
+    board = TakGame.new({"size": "4"}).fast_board().copy()
+    assert [board.perft_full(depth) for depth in range(4)] == [1, 16, 240, 7440]
+    assert [board.perft(depth) for depth in range(4)] == [1, 16, 240, 7440]
+
+
+def test_a_slide_of_a_tall_stack_hashes_as_the_position_set_up_anew() -> None:
+    """Six carried pieces, a black one fifth from the bottom: the hash keys of pieces
+    past the fourth of a slide, picked up and dropped."""
+    game = TakGame.from_tps("x6/x6/x6/x6/x6/2121221,x5 1 10")
+    game.play(game.parse_action("6a1>"))
+    board = game.fast_board()
+    assert board.tps() == "x6/x6/x6/x6/x6/2,121221,x4 2 10"
+    assert board.hash == TakGame.from_tps(board.tps()).fast_board().hash
+
+
+def test_the_road_squares_of_each_colour_are_its_own_flats_and_capstones() -> None:
+    board = TakGame.from_tps("1,1S,1C,x2/x5/x5/x5/2,2,x3 1 3").fast_board()
+    assert board.road_bits(0) == board.white & ~board.walls and board.road_bits(0).bit_count() == 2
+    assert board.road_bits(1) == board.black
+
+
+def test_a_new_board_starts_at_ply_0_with_the_swapped_placements() -> None:
+    board = Board(5, 21, 1, 0)
+    assert board.ply == 0
+    board.make(board.moves()[0])
+    board.make(board.moves()[0])  # black places a white stone
+    assert board.tps() == "x5/x5/x5/x5/2,1,x3 1 2"
+
+
+def test_a_record_with_a_result_but_no_result_tag_ends_with_it() -> None:
+    record = PtnGame()
+    record.add_move("a1")
+    record.add_move("e5")
+    record.result = "R-0"
+    assert record.text() == "\n1. a1 e5\nR-0\n"
+
+
+def test_an_unfinished_result_tag_leaves_the_game_unfinished() -> None:
+    assert PtnGame.parse('[Result "*"]\n\n1. a1 e5').result is None
+
+
+def test_a_skipped_ply_leaves_the_moves_after_it() -> None:
+    assert [game.moves for game in parse_many("1. -- e5 2. a1 b1")] == [["e5", "a1", "b1"]]
+
+
+def test_a_tps_tag_without_a_move_number_numbers_from_1() -> None:
+    record = PtnGame()
+    record.set_tag("TPS", "x5/x5/x5/x5/x5 2 x")
+    record.add_move("a1")
+    assert record.text() == '[TPS "x5/x5/x5/x5/x5 2 x"]\n\n1. a1\n'
+
+
+def test_a_move_made_without_a_crush_is_no_crush() -> None:
+    move = Move(0, 0, "F", "+", (1,))
+    assert move == Move.from_ptn("a1+") and move.ptn() == "a1+"
+
+
+@pytest.mark.parametrize(("file", "rank", "name"), [(-1, 0, "(-1,0)"), (0, 8, "(0,8)")])
+def test_a_square_off_the_board_is_named_by_its_coordinates(
+    file: int, rank: int, name: str
+) -> None:
+    assert Move(file, rank).square == name
