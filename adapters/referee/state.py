@@ -69,6 +69,18 @@ def ms(value: Any) -> float:
     return float(value)
 
 
+def listed(value: Any, what: str) -> list[Any]:
+    """A list of a state line (ValueError naming WHAT else)."""
+    if not isinstance(value, list):
+        raise ValueError(f"{what} {quote(str(value), 20)} is not a list")
+    return value
+
+
+def times_of(t: list[Any]) -> MoveTimes:
+    """One engine's move times of a state line."""
+    return MoveTimes(count(t[0]), count(t[1]), ms(t[2]), ms(t[3]), count(t[4]), ms(t[5]))
+
+
 @attrs.frozen
 class FinishedGame:
     """A finished game as kept in the state file."""
@@ -100,8 +112,8 @@ class FinishedGame:
         try:
             return cls(
                 index=count(data["index"]),
-                seats=tuple(count(s) for s in data["seats"]),
-                winners=tuple(count(s) for s in data["winners"]),
+                seats=tuple(count(s) for s in listed(data["seats"], "seats")),
+                winners=tuple(count(s) for s in listed(data["winners"], "winners")),
                 group=count(data["group"]),
                 code=str(data["code"]),
                 termination=Termination(data["termination"]),
@@ -111,8 +123,8 @@ class FinishedGame:
                 detail=str(data.get("detail", "")),
                 culprit=None if data.get("culprit") is None else count(data["culprit"]),
                 timing=tuple(
-                    MoveTimes(count(t[0]), count(t[1]), ms(t[2]), ms(t[3]), count(t[4]), ms(t[5]))
-                    for t in data.get("timing", [])
+                    times_of(listed(t, "timing entry"))
+                    for t in listed(data.get("timing", []), "timing")
                 ),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:

@@ -140,3 +140,46 @@ def test_a_state_file_with_absurd_numbers_is_refused_naming_the_line(
     many = json.dumps({**settings, "settings": {**settings["settings"], "rounds": 100_000}})
     assert "the schedule has 200000 games" in resumed(many, game)
     assert f"{state}:2: nested too deep" in resumed(header, "[" * 100_000 + "]" * 100_000)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "why"),
+    [
+        ("games", "four", "games not an integer: 'four'"),
+        ("engines", 5, "engines must be a list of at most 256 engine objects, not a number"),
+        ("rules", [1], "rules must be an object of rules options, not a list"),
+        ("openings", {"a": 1}, "openings must be a list of file names, not an object"),
+    ],
+)
+def test_wrong_types_in_a_state_files_settings_are_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, value: object, why: str
+) -> None:
+    out = tmp_path / "g.ptn"
+    assert main(["match", *BOTS, "--games", "2", "--ptnout", str(out), "--quiet"]) == 0
+    state = Path(f"{out}.state")
+    header, *games = state.read_text().splitlines()
+    settings = json.loads(header)
+    changed = {**settings, "settings": {**settings["settings"], key: value}}
+    state.write_text("\n".join([json.dumps(changed), *games]) + "\n")
+    assert why in refused(["--resume", str(state)], capsys)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "why"),
+    [
+        ("winners", "x", "bad game entry in state file: winners 'x' is not a list"),
+        ("plies", "3", "bad game entry in state file: '3' is not a count"),
+        ("seats", None, "bad game entry in state file: seats 'None' is not a list"),
+        ("timing", [5], "bad game entry in state file: timing entry '5' is not a list"),
+    ],
+)
+def test_wrong_types_in_a_state_files_game_are_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, value: object, why: str
+) -> None:
+    out = tmp_path / "g.ptn"
+    assert main(["match", *BOTS, "--games", "2", "--ptnout", str(out), "--quiet"]) == 0
+    state = Path(f"{out}.state")
+    header, game, *rest = state.read_text().splitlines()
+    changed = json.dumps({**json.loads(game), key: value})
+    state.write_text("\n".join([header, changed, *rest]) + "\n")
+    assert f"{state}:2: {why}" in refused(["--resume", str(state)], capsys)
