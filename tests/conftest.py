@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import _posixsubprocess
 import os
+import signal
 import subprocess
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -27,6 +28,13 @@ import pytest
 from _pytest.mark.expression import Expression
 
 from rules import build
+
+# A run started in the background of a non-interactive shell (`pytest ... &` in a script)
+# inherits an ignored SIGINT, and so would every process it starts: the Ctrl-C tests would
+# interrupt nothing. The suite's processes start with the default Ctrl-C instead (the
+# xdist workers, started after this, inherit it too).
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 #: the markers that allow a test to start processes
 PROCESS_MARKERS = ("process", "browser", "cluster")
