@@ -178,8 +178,15 @@ class _Client:
         raise _lost(RuntimeError("the cluster cancelled games of this match")) from None
 
     def result(self, future: Any) -> Any:
+        """The result of a finished job; None for one this match cancelled itself (it
+        can be cancelled after it was seen done); ClusterError when the scheduler is gone
+        (the cluster cancelled it: distributed's FutureCancelledError)."""
         try:
             return future.result()
+        except CancelledError:
+            if future.key in self.cancelled:
+                return None
+            raise _lost(RuntimeError("the cluster cancelled a game of this match")) from None
         except (OSError, TimeoutError) as exc:
             raise _lost(exc) from None
 
@@ -251,6 +258,9 @@ class ClusterExecutor:
                     games.dropped(job)
                     label = job.pairing.label
                     raise ClusterError(f"game {label} failed on the cluster: {exc!r}") from exc
+                if result is None:  # cancelled by this match after it was seen done
+                    games.dropped(job)
+                    continue
                 games.game_done(result)
         finally:
             pending = [f for f, _ in futures.values()]

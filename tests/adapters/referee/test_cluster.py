@@ -363,3 +363,25 @@ def test_a_local_cluster_listens_on_loopback_only() -> None:
     finally:
         client.close()
         cluster.close()
+
+
+class CancelledFuture:
+    """A job seen done, then cancelled before its result was fetched."""
+
+    key = "tei-game-x-1"
+
+    def result(self) -> None:
+        from distributed.client import FutureCancelledError
+
+        raise FutureCancelledError(self.key, reason="scheduler-connection-lost")
+
+
+def test_a_job_cancelled_after_it_was_done_is_a_lost_scheduler_unless_ours() -> None:
+    """Seen under load: the scheduler went away between a job's end and its result; that
+    was a raw 'game failed on the cluster: FutureCancelledError()' without the --resume
+    line, and a job this match cancelled itself would have stopped the match."""
+    dask = _Client(None, None)
+    with pytest.raises(ClusterError, match=r"lost the Dask scheduler.*--resume"):
+        dask.result(CancelledFuture())
+    dask.cancelled.add(CancelledFuture.key)
+    assert dask.result(CancelledFuture()) is None
