@@ -28,7 +28,7 @@ from tei.host.effects import send_error as _error
 from tei.host.reports import bad_action, checked_info, exception_text
 from tei.host.search import Search, Waiting
 from tei.host.setup import HostConfig, HostSetupError, host_setup
-from tei.host.timing import limits_of, search_deadlines
+from tei.host.timing import STOP_GAP_MS, limits_of, search_deadlines
 from tei.lines import quote
 
 __all__ = [
@@ -235,6 +235,8 @@ class HostState:
             out.append(StopSearch(s.id))
             if s.hard is None:  # the cap of a depth/nodes search: now it is a `stop`
                 s.hard = now + self.config.stop_grace
+            else:  # woken late (a starved machine): the bot still gets its gap after the flag
+                s.hard = max(s.hard, now + STOP_GAP_MS / 1000)
         if s.hard is not None and now >= s.hard:
             late = f"no answer {round((now - s.started) * 1000)} ms after go"
             if s.stopped:

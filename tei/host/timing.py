@@ -31,6 +31,10 @@ def budget_ms(limits: Limits, seat: int, moves_left: int = 8) -> float | None:
     return min(budgets) if budgets else None
 
 
+#: the least time between the stop flag and the host's own answer (a GIL switch or two)
+STOP_GAP_MS = 10.0
+
+
 def search_deadlines(
     limits: Limits, seat: int = 0, overrun_grace_ms: float | None = None
 ) -> tuple[float | None, float | None]:
@@ -42,8 +46,7 @@ def search_deadlines(
     budget = limits.cap_ms
     if budget is None:
         return None, None
-    # leave the bot at least 10 ms (a GIL switch or two) between the stop flag and the answer
-    soft = max(budget * 0.5, min(budget * 0.95, budget - 10.0))
+    soft = max(budget * 0.5, min(budget * 0.95, budget - STOP_GAP_MS))
     hard = budget + min(budget * 0.2, 100.0)
     if limits.movetime is not None:
         hard = min(hard, limits.movetime * 0.97, limits.movetime - 5.0)

@@ -337,6 +337,26 @@ def test_deadlines_stop_then_answer_with_last_pv() -> None:
     assert state.on_result(effect.search_id, 2, None, 2.0) == []
 
 
+def test_a_host_woken_past_both_deadlines_still_gives_the_bot_its_gap() -> None:
+    """Seen on a starved machine: the host's timer fired 54 ms past its hard deadline, set
+    the stop flag and answered for the bot in the same breath, with a stand-in move."""
+    state = make_state()
+    state.on_line("position startpos", 0.0)
+    effect = start(state.on_line("go movetime 300", 0.0))
+    assert state.on_time(0.345) == [StopSearch(effect.search_id)]
+    assert state.next_deadline() == pytest.approx(0.355)
+    assert lines(state.on_result(effect.search_id, 2, None, 0.350)) == ["bestmove 2"]
+    # a bot that does not answer within the gap is answered for, as before
+    state.on_line("position startpos", 1.0)
+    effect = start(state.on_line("go movetime 300", 1.0))
+    assert state.on_time(1.345) == [StopSearch(effect.search_id)]
+    assert lines(state.on_time(1.355)) == [
+        "info string error: bot overran its time: no answer 355 ms after go, nor in time"
+        " after the stop flag was set",
+        "bestmove 1",  # the host's stand-in move
+    ]
+
+
 def test_clock_deadline_reads_the_acting_seat() -> None:
     go = p.Go(wtime=60_000, btime=1_000)
     white = search_deadlines(limits_of(go, 0))
