@@ -233,10 +233,9 @@ class HostState:
         if not s.stopped and s.soft is not None and now >= s.soft:
             s.stopped = True
             out.append(StopSearch(s.id))
-            if s.hard is None:  # the cap of a depth/nodes search: now it is a `stop`
-                s.hard = now + self.config.stop_grace
-            else:  # woken late (a starved machine): the bot still gets its gap after the flag
-                s.hard = max(s.hard, now + STOP_GAP_MS / 1000)
+            # a depth/nodes search's cap is now a `stop`; woken late, the bot still gets its gap
+            gap = now + (self.config.stop_grace if s.hard is None else STOP_GAP_MS / 1000)
+            s.hard = gap if s.hard is None else max(s.hard, gap)
         if s.hard is not None and now >= s.hard:
             late = f"no answer {round((now - s.started) * 1000)} ms after go"
             if s.stopped:
