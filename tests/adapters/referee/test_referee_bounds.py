@@ -117,13 +117,20 @@ def test_counts_have_a_ceiling(
     assert why in refused([*BOTS, *args], capsys)
 
 
-def test_a_state_file_with_absurd_numbers_is_refused_naming_the_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def finished_state(tmp_path: Path) -> tuple[Path, str, str, list[str]]:
+    """The state file of a finished two-game match: its path, header, first game line and
+    the lines after it."""
     out = tmp_path / "g.ptn"
     assert main(["match", *BOTS, "--games", "2", "--ptnout", str(out), "--quiet"]) == 0
     state = Path(f"{out}.state")
     header, game, *rest = state.read_text().splitlines()
+    return state, header, game, rest
+
+
+def test_a_state_file_with_absurd_numbers_is_refused_naming_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state, header, game, rest = finished_state(tmp_path)
     settings = json.loads(header)
 
     def resumed(*lines: str) -> str:
@@ -143,43 +150,32 @@ def test_a_state_file_with_absurd_numbers_is_refused_naming_the_line(
 
 
 @pytest.mark.parametrize(
-    ("key", "value", "why"),
+    ("line", "key", "value", "why"),
     [
-        ("games", "four", "games not an integer: 'four'"),
-        ("engines", 5, "engines must be a list of at most 256 engine objects, not a number"),
-        ("rules", [1], "rules must be an object of rules options, not a list"),
-        ("openings", {"a": 1}, "openings must be a list of file names, not an object"),
+        (1, "games", "four", "games not an integer: 'four'"),
+        (1, "engines", 5, "engines must be a list of at most 256 engine objects, not a number"),
+        (1, "rules", [1], "rules must be an object of rules options, not a list"),
+        (1, "openings", {"a": 1}, "openings must be a list of file names, not an object"),
+        (2, "winners", "x", "2: bad game entry in state file: winners 'x' is not a list"),
+        (2, "plies", "3", "2: bad game entry in state file: '3' is not a count"),
+        (2, "seats", None, "2: bad game entry in state file: seats 'None' is not a list"),
+        (2, "timing", [5], "2: bad game entry in state file: timing entry '5' is not a list"),
     ],
 )
-def test_wrong_types_in_a_state_files_settings_are_named(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, value: object, why: str
+def test_wrong_types_in_a_state_file_are_named(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    line: int,
+    key: str,
+    value: object,
+    why: str,
 ) -> None:
-    out = tmp_path / "g.ptn"
-    assert main(["match", *BOTS, "--games", "2", "--ptnout", str(out), "--quiet"]) == 0
-    state = Path(f"{out}.state")
-    header, *games = state.read_text().splitlines()
-    settings = json.loads(header)
-    changed = {**settings, "settings": {**settings["settings"], key: value}}
-    state.write_text("\n".join([json.dumps(changed), *games]) + "\n")
+    """A wrong JSON type in the settings (line 1) or a game (line 2) of a real state file."""
+    state, header, game, rest = finished_state(tmp_path)
+    if line == 1:
+        settings = json.loads(header)
+        header = json.dumps({**settings, "settings": {**settings["settings"], key: value}})
+    else:
+        game = json.dumps({**json.loads(game), key: value})
+    state.write_text("\n".join([header, game, *rest]) + "\n")
     assert why in refused(["--resume", str(state)], capsys)
-
-
-@pytest.mark.parametrize(
-    ("key", "value", "why"),
-    [
-        ("winners", "x", "bad game entry in state file: winners 'x' is not a list"),
-        ("plies", "3", "bad game entry in state file: '3' is not a count"),
-        ("seats", None, "bad game entry in state file: seats 'None' is not a list"),
-        ("timing", [5], "bad game entry in state file: timing entry '5' is not a list"),
-    ],
-)
-def test_wrong_types_in_a_state_files_game_are_named(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, value: object, why: str
-) -> None:
-    out = tmp_path / "g.ptn"
-    assert main(["match", *BOTS, "--games", "2", "--ptnout", str(out), "--quiet"]) == 0
-    state = Path(f"{out}.state")
-    header, game, *rest = state.read_text().splitlines()
-    changed = json.dumps({**json.loads(game), key: value})
-    state.write_text("\n".join([header, changed, *rest]) + "\n")
-    assert f"{state}:2: {why}" in refused(["--resume", str(state)], capsys)
