@@ -234,8 +234,8 @@ class HostState:
             s.stopped = True
             out.append(StopSearch(s.id))
             # a depth/nodes search's cap is now a `stop`; woken late, the bot still gets its gap
-            gap = now + (self.config.stop_grace if s.hard is None else STOP_GAP_MS / 1000)
-            s.hard = gap if s.hard is None else max(s.hard, gap)
+            answer_by = now + (self.config.stop_grace if s.hard is None else STOP_GAP_MS / 1000)
+            s.hard = answer_by if s.hard is None else max(s.hard, answer_by)
         if s.hard is not None and now >= s.hard:
             late = f"no answer {round((now - s.started) * 1000)} ms after go"
             if s.stopped:
