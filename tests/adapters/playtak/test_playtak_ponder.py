@@ -42,7 +42,7 @@ async def test_a_pondering_bot_stops_its_ponder_when_the_opponent_moves(tmp_path
         ponderer = [
             *TEI,
             *common,
-            *("--bot", "search", "--ponder", "-v", "--seek", "4 20 1 W"),
+            *("--bot", "search", "--ponder", "-v", "--seek", "4 5 0 W"),
             *("--ptn-dir", str(tmp_path / "ptn"), "--log", str(tmp_path / "bot.log")),
         ]
         # a quick opponent: a shallow search bot that takes every seek

@@ -152,7 +152,7 @@ async def test_stopping_the_server_closes_a_watcher_that_never_reads() -> None:
             stalled.close()  # lets a server that is stuck on it go
 
 
-@pytest.mark.timeout(600)  # two matches of 16 fast games: 10 s each on a quiet machine
+@pytest.mark.timeout(600)  # two matches of 8 fast games: 5 s each on a quiet machine
 def test_fast_match_loses_no_more_games_on_time_with_30_watchers() -> None:
     """Before the server had its own thread this match lost games on time and, with
     watchers that never read, did not end until they left (a margin of 1 s takes the
@@ -161,12 +161,12 @@ def test_fast_match_loses_no_more_games_on_time_with_30_watchers() -> None:
     the move time, whose overrun the referee counts as a time forfeit whatever the margin)
     out of reach of a loaded machine's scheduling, as st=0.01 did not."""
     args = ["--engine", "bot=random", "--engine", "bot=random", "--size", "6"]
-    args += ["--each", "st=0.2", "margin=1000", "--games", "16"]
+    args += ["--each", "st=0.2", "margin=1000", "--games", "8"]
     alone, quiet = watched_match(args, 0, timeout=280)
     watched, busy = watched_match(args, 30, timeout=max(90.0, 3 * alone))
-    assert len(quiet) == len(busy) == 16
+    assert len(quiet) == len(busy) == 8
     assert busy.count("time forfeit") == quiet.count("time forfeit"), (quiet, busy)
-    print(f"16 games: {alone:.1f} s alone, {watched:.1f} s with 30 watchers")
+    print(f"8 games: {alone:.1f} s alone, {watched:.1f} s with 30 watchers")
 
 
 def test_live_max_watchers_must_be_a_count() -> None:
