@@ -18,8 +18,12 @@ from tests.support.referee import ENGINE
 
 pytestmark = pytest.mark.process
 
-SLOW = f"cmd={sys.executable} {ENGINE} --mode good --delay 0.05"
+QUICK = f"cmd={sys.executable} {ENGINE} --mode good"
+SLOW = f"{QUICK} --delay 0.05"
+#: a match that is still running when the test looks at its files
 MATCH = ["match", "--size", "4", "--engine", SLOW, "name=a", "--engine", SLOW, "name=b"]
+#: a match that ends at once
+QUICK_MATCH = ["match", "--size", "4", "--engine", QUICK, "name=a", "--engine", QUICK, "name=b"]
 
 
 def cut_to_one_game(state: Path) -> None:
@@ -34,7 +38,7 @@ def test_a_new_match_beside_an_unfinished_one_is_refused_unless_forced(
 ) -> None:
     out = tmp_path / "g.ptn"
     state = Path(f"{out}.state")
-    args = [*MATCH, "--games", "2", "--ptnout", str(out), "--quiet"]
+    args = [*QUICK_MATCH, "--games", "2", "--ptnout", str(out), "--quiet"]
     assert main(args) == 0
     assert read_state(state).ended == "finished"
     assert main(args) == 0  # the state of a finished match may be replaced
@@ -76,8 +80,6 @@ def test_a_second_live_match_on_the_same_files_is_refused_and_a_dead_ones_lock_i
     finally:
         first.kill()  # SIGKILL: no clean-up of its own
         first.communicate(timeout=30)
-    quick = f"cmd={sys.executable} {ENGINE} --mode good"
-    fresh = ["--engine", quick, "name=a", "--engine", quick, "name=b", "--size", "4"]
-    done = tei("match", *fresh, "--ptnout", str(out), "--force", "--quiet", timeout=120)
+    done = tei(*QUICK_MATCH, "--ptnout", str(out), "--force", "--quiet", timeout=120)
     assert done.returncode == 0, done.stderr  # the killed match's lock went with it
     assert read_state(state).ended == "finished"
