@@ -68,26 +68,33 @@ class EngineTerminated(_WithStderr):
         self.still_running = still_running
 
 
-class EngineStalled(_WithStderr):
+class _NoAnswer(_WithStderr):
+    """The engine did not say `what` within `seconds` (`after`: more of the message)."""
+
+    def __init__(
+        self, engine: str, what: str, seconds: float, stderr: Sequence[str], after: str = ""
+    ) -> None:
+        super().__init__(engine, f"no {what} within {seconds:.3g} s{after}", stderr)
+        self.seconds = seconds
+
+
+class EngineStalled(_NoAnswer):
     """The engine did not answer in time (handshake, isready, new game)."""
 
     def __init__(
         self, engine: str, waiting_for: str, seconds: float, stderr: Sequence[str] = ()
     ) -> None:
-        super().__init__(engine, f"no {waiting_for} within {seconds:.3g} s", stderr)
+        super().__init__(engine, waiting_for, seconds, stderr)
         self.waiting_for = waiting_for
-        self.seconds = seconds
 
 
-class EngineTimeout(_WithStderr):
+class EngineTimeout(_NoAnswer):
     """During `play`: no `bestmove` by the deadline, nor within the grace after `stop`."""
 
     def __init__(
         self, engine: str, seconds: float, grace: float, stderr: Sequence[str] = ()
     ) -> None:
-        why = f"no bestmove within {seconds:.3g} s (+{grace:.3g} s grace after stop)"
-        super().__init__(engine, why, stderr)
-        self.seconds = seconds
+        super().__init__(engine, "bestmove", seconds, stderr, f" (+{grace:.3g} s grace after stop)")
         self.grace = grace
 
 
