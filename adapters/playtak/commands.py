@@ -14,7 +14,7 @@ import string
 
 import attrs
 
-from adapters.playtak.seeks import DRAW_UNDO, FixedLine, GameWord, Template
+from adapters.playtak.seeks import DRAW_UNDO, AsRead, FixedLine, GameWord, Template
 from adapters.playtak.terms import BOARD_CLOCK, REST, ClockView, GameTerms
 
 NAME_RE = re.compile(r"[a-zA-Z][a-zA-Z0-9_]{3,15}")
@@ -188,14 +188,8 @@ class Quit(FixedLine):
     LINE = "quit"
 
 
-@attrs.frozen
-class UnknownCommand:
+class UnknownCommand(AsRead):
     """A line the server does not understand (answered with NOK)."""
-
-    line: str
-
-    def to_line(self) -> str:
-        return self.line
 
 
 ClientCommand = (

@@ -42,6 +42,16 @@ class Template:
         return self.FORMAT.format(**attrs.asdict(self, recurse=False))
 
 
+@attrs.frozen
+class AsRead:
+    """A line this codec does not read, in either direction: it prints as it came."""
+
+    line: str
+
+    def to_line(self, protocol: int = 2) -> str:
+        return self.line
+
+
 #: the draw and undo words, the same both ways (the server passes them to the opponent)
 DRAW_UNDO = ("OfferDraw", "RemoveDraw", "RequestUndo", "RemoveUndo")
 

@@ -13,7 +13,15 @@ from typing import ClassVar
 import attrs
 
 from adapters.playtak.notation import ServerMove, server_move
-from adapters.playtak.seeks import DRAW_UNDO, FixedLine, GameInfo, GameWord, SeekInfo, Template
+from adapters.playtak.seeks import (
+    DRAW_UNDO,
+    AsRead,
+    FixedLine,
+    GameInfo,
+    GameWord,
+    SeekInfo,
+    Template,
+)
 from adapters.playtak.terms import OLD_START, GameTerms, TermsView
 
 
@@ -255,14 +263,10 @@ class Chat:
 
 
 @attrs.frozen
-class Unknown:
+class Unknown(AsRead):
     """A line this codec does not read (or cannot): log it and carry on."""
 
-    line: str
     reason: str = ""
-
-    def to_line(self, protocol: int = 2) -> str:
-        return self.line
 
 
 ServerEvent = (
