@@ -195,16 +195,13 @@ def _adopt(
     if termination is adjudicated and reason == adjudicated.value:  # read back from the comment
         word = detail.split(" ", 1)[0]
         reason = word if word in (RESIGN, DRAW, TINUE) else "max plies"
-    return FinishedGame(
-        index=index,
-        seats=pairing.seats,
-        winners=outcome.winners,
-        group=pairing.group,
-        code=outcome.code,
-        termination=termination,
+    return FinishedGame.of(
+        pairing,
+        outcome,
+        termination,
+        plies,
+        text,
         reason=reason,
-        plies=plies,
-        record=text,
         detail=detail,
         culprit=pairing.seats[forfeit] if forfeit is not None and termination.is_fault else None,
     )

@@ -355,16 +355,12 @@ class Match:
             return
         for engine in result.restart:
             self.progress.restarts[engine] += 1
-        finished = FinishedGame(
-            index=pairing.index,
-            seats=pairing.seats,
-            winners=result.outcome.winners,
-            group=pairing.group,
-            code=result.outcome.code,
-            termination=result.termination,
-            reason=result.outcome.reason,
-            plies=result.plies,
-            record=result.record.render() if record is None else record,
+        finished = FinishedGame.of(
+            pairing,
+            result.outcome,
+            result.termination,
+            result.plies,
+            result.record.render() if record is None else record,
             detail=result.detail,
             culprit=result.culprit,
             timing=result.timing,

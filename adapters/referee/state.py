@@ -30,6 +30,8 @@ import attrs
 
 from adapters.referee.errors import RefereeError
 from adapters.referee.facts import MoveTimes, Status, Termination, move_times
+from adapters.referee.schedule import Pairing
+from rules.game import Outcome
 from tei.file_bounds import read_config_bytes
 from tei.lines import quote
 
@@ -99,6 +101,36 @@ class FinishedGame:
     culprit: int | None = None
     #: each engine's move times
     timing: tuple[MoveTimes, ...] = attrs.field(default=(), converter=move_times)
+
+    @classmethod
+    def of(
+        cls,
+        pairing: Pairing,
+        outcome: Outcome,
+        termination: Termination,
+        plies: int,
+        record: str,
+        *,
+        reason: str | None = None,
+        detail: str = "",
+        culprit: int | None = None,
+        timing: tuple[MoveTimes, ...] = (),
+    ) -> FinishedGame:
+        """The game of `pairing` ended by `outcome` (its reason unless `reason` is given)."""
+        return cls(
+            index=pairing.index,
+            seats=pairing.seats,
+            winners=outcome.winners,
+            group=pairing.group,
+            code=outcome.code,
+            termination=termination,
+            reason=outcome.reason if reason is None else reason,
+            plies=plies,
+            record=record,
+            detail=detail,
+            culprit=culprit,
+            timing=timing,
+        )
 
     def to_json(self) -> dict[str, Any]:
         data = attrs.asdict(self, recurse=False)
