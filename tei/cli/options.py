@@ -37,6 +37,11 @@ def list_option(flag: str, help: str, metavar: str = "NAME=VALUE") -> Any:
     return setting(flag, action="append", default=[], metavar=metavar, help=help)
 
 
+def repeat_option(flag: str, help: str, metavar: str) -> Any:
+    """A field: a repeatable option, the list of the values given (None when none is)."""
+    return setting(flag, action="append", metavar=metavar, help=help)
+
+
 def count_option(
     flag: str, low: int, help: str, *, default: int | None = None, metavar: str = "N"
 ) -> Any:

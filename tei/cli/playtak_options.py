@@ -27,6 +27,7 @@ from tei.cli.options import (
     list_option,
     live_view_options,
     path_option,
+    repeat_option,
     seconds_option,
 )
 from tei.values import float_in
@@ -126,11 +127,8 @@ class AccountOptions:
 class GamesOptions:
     TITLE: ClassVar[str] = "games"
 
-    seek: list[str] | None = setting(
-        "--seek",
-        action="append",
-        metavar="SPEC",
-        help="post this seek (see below); repeat it for a list posted in turn",
+    seek: list[str] | None = repeat_option(
+        "--seek", "post this seek (see below); repeat it for a list posted in turn", "SPEC"
     )
     seek_rotate: float = seconds_option(
         "--seek-rotate",

@@ -23,6 +23,7 @@ from tei.cli.options import (
     engine_command_option,
     game_options,
     list_option,
+    repeat_option,
     seconds_option,
     set_epilog,
     usage_error,
@@ -57,12 +58,11 @@ examples:
 class ServeOptions:
     TITLE: ClassVar[str] = ""
 
-    host: list[str] | None = setting(
+    host: list[str] | None = repeat_option(
         "--host",
-        action="append",
-        metavar="HOST",
-        help="address to listen on (repeatable; default: 127.0.0.1 and ::1). Anything but "
+        "address to listen on (repeatable; default: 127.0.0.1 and ::1). Anything but "
         "loopback lets other machines use your engine",
+        "HOST",
     )
     port: int = setting(
         "--port", type=PORT, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT})"
