@@ -206,20 +206,23 @@ def accept_filters() -> list[Flag]:
     ]
 
 
+def _score_rule(flag: str, text: str) -> Any:
+    """A rule on our engine's scores, its words in one argument (`ScorePolicy.parse`)."""
+    return setting(flag, metavar="WORDS", help=text)
+
+
 @attrs.frozen
 class InGameOptions:
     TITLE: ClassVar[str] = "resign, draws, undo and chat (default: none)"
 
-    resign: str | None = setting(
+    resign: str | None = _score_rule(
         "--resign",
-        metavar="WORDS",
-        help="resign once our engine scored -CP or worse on N moves in a row: "
+        "resign once our engine scored -CP or worse on N moves in a row: "
         '"movecount=N score=CP" (as tei match; never with an engine without scores)',
     )
-    draw: str | None = setting(
+    draw: str | None = _score_rule(
         "--draw",
-        metavar="WORDS",
-        help="offer a draw once N full moves are played and our engine scored within CP "
+        "offer a draw once N full moves are played and our engine scored within CP "
         'of 0 on M moves in a row: "movenumber=N movecount=M score=CP"; offers are '
         "accepted while that holds",
     )
