@@ -271,7 +271,14 @@ class SimpleEngine(_ClosedOnExit):
         """A live search (default `go infinite`) whose `Info` are iterated as they come;
         leave the `with` block (or `stop()`) to end it. `timeout` seconds: the search is
         stopped then and the iteration ends."""
-        return SimpleAnalysis(self, game, limits, rules, timeout)
+
+        async def start(engine: Engine) -> tuple[Analysis, float | None]:
+            await engine.prepare(game, rules)
+            analysis = engine.analyse(game, limits)
+            await analysis.start()
+            return analysis, None if timeout is None else trio.current_time() + timeout
+
+        return SimpleAnalysis(self, start)
 
 
 def _bounded(limits: Limits) -> bool:
@@ -296,16 +303,11 @@ class SimpleAnalysis(_ClosedOnExit):
     def __init__(
         self,
         owner: SimpleEngine,
-        game: Game[Any],
-        limits: Limits | None,
-        rules: Mapping[str, str] | None,
-        timeout: float | None,
+        start: Callable[[Engine], Awaitable[tuple[Analysis, float | None]]],
     ) -> None:
+        """`start(engine)` starts the search: the analysis and its deadline (None: none)."""
         self._owner = owner
-        self._rules = rules
-        self._game = game
-        self._limits = limits
-        self._timeout = timeout
+        self._start = start
         self._analysis: Analysis | None = None
         self._deadline: float | None = None
         self.bestmove: str | None = None
@@ -313,16 +315,7 @@ class SimpleAnalysis(_ClosedOnExit):
 
     def _begin(self) -> Analysis:
         if self._analysis is None:
-
-            async def start(engine: Engine) -> Analysis:
-                await engine.prepare(self._game, self._rules)
-                analysis = engine.analyse(self._game, self._limits)
-                await analysis.start()
-                if self._timeout is not None:
-                    self._deadline = trio.current_time() + self._timeout
-                return analysis
-
-            self._analysis = self._owner._call(start)
+            self._analysis, self._deadline = self._owner._call(self._start)
         return self._analysis
 
     def __iter__(self) -> Iterator[Info]:
