@@ -192,32 +192,26 @@ class Searcher:
         best = -WIN - 1
         best_move = ordered[0]
         for move in ordered:
-            if move != SWAP:
-                trap = self.trap_value(move)
-                if trap is not None:
-                    value = WIN - ply - 1 if trap > 0 else -(WIN - ply - 1)
-                    if value > best:
-                        best, best_move = value, move
-                        if value > alpha:
-                            alpha = value
-                            if alpha >= beta:
-                                break
-                    continue
-            undo = self.make(move)
-            if best == -WIN - 1:
-                value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+            trap = self.trap_value(move) if move != SWAP else None
+            if trap is not None:
+                value = WIN - ply - 1 if trap > 0 else -(WIN - ply - 1)
             else:
-                # principal variation search: prove the move is no better, else re-search
-                value = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
-                if alpha < value < beta:
+                undo = self.make(move)
+                if best == -WIN - 1:
                     value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
-            self.unmake(move, undo)
+                else:
+                    # principal variation search: prove the move is no better, else re-search
+                    value = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < value < beta:
+                        value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+                self.unmake(move, undo)
             if value > best:
                 best, best_move = value, move
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
-                        self.history[move] = self.history.get(move, 0) + depth * depth
+                        if trap is None:  # a searched move that cut: remembered for ordering
+                            self.history[move] = self.history.get(move, 0) + depth * depth
                         break
         flag = EXACT
         if best <= alpha_start:
