@@ -35,7 +35,9 @@ the tests' toy game). `--mode` picks how it misbehaves:
   bestmove-on-isready  answers `isready` during an infinite search with readyok and a bestmove
 
 Other flags: --score "cp -900" (the score of its info lines; "none": info lines without
-a score), --delay S, --options "Name type default [min max|var ...]" (repeatable),
+a score), --delay S, --options "Name type default [min max|var ...]" (repeatable; a
+declared MultiPV set to N makes its last info N lines, `multipv K` on the K-th empty
+square),
 --spawn-child (start a sleeping helper process and print its pid on stderr),
 --orphan TOKEN (start a helper in a new session that keeps stdout open, with TOKEN on its
 command line, and print its pid on stderr), --ignore-sigterm, --games tak,trike (declare a
@@ -85,6 +87,7 @@ class Fake:
         self.lock = threading.Lock()
         self.gate = gate_of(args.gate)
         self.declared: dict[str, str] = {}
+        self.multipv = 1
         for spec in args.options:
             words = spec.split()
             self.declared[words[0]] = spec
@@ -146,17 +149,18 @@ class Fake:
             if len(square) == 2 and square[0] in FILES:
                 self.occupied.add(square)
 
+    def empty(self) -> list[str]:
+        squares = (
+            f"{file}{rank}" for rank in range(1, self.size + 1) for file in FILES[: self.size]
+        )
+        return [square for square in squares if square not in self.occupied]
+
     def answer(self) -> str:
         if self.mode == "illegal":
             return self.moves[0].lstrip("FSC") if self.moves else "Ca1"
         if self.mode == "unparsable":
             return "???"
-        for rank in range(1, self.size + 1):
-            for file in FILES[: self.size]:
-                square = f"{file}{rank}"
-                if square not in self.occupied:
-                    return square
-        return "--"
+        return next(iter(self.empty()), "--")
 
     # ---- search ------------------------------------------------------------------------
     def score(self, usual: str) -> str:
@@ -226,7 +230,11 @@ class Fake:
         if self.mode == "bestmove-on-isready" and infinite:
             return  # the bestmove goes with the readyok
         with self.lock:
-            out(f"info depth 2{self.score('cp 7')} pv {self.answer()}")
+            if self.multipv > 1:
+                for k, square in enumerate(self.empty()[: self.multipv], 1):
+                    out(f"info depth 2 multipv {k}{self.score(f'cp {8 - k}')} pv {square}")
+            else:
+                out(f"info depth 2{self.score('cp 7')} pv {self.answer()}")
             if self.mode == "empty-bestmove":
                 out("bestmove")
             elif self.mode == "two-bestmoves":
@@ -281,6 +289,8 @@ class Fake:
                 if self.mode == "strict" and name not in self.declared and name != "Game":
                     err(f'panic: Unknown option "{name}"')
                     return 101
+                if name == "MultiPV" and len(words) > 4:
+                    self.multipv = int(words[4])
             elif command == "teinewgame":
                 if len(words) > 1 and words[1].isdigit():
                     self.size = int(words[1])

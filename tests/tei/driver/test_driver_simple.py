@@ -29,7 +29,8 @@ from tests.support.engines.toy_game import PlaceGame
 pytestmark = pytest.mark.process
 
 BOT = [sys.executable, "-m", "tei", "engine", "--bot", "search"]
-MULTIPV = [sys.executable, str(ROOT / "tests" / "support" / "engines" / "multipv_tei.py")]
+#: the fake engine with a MultiPV option (its last info: a line per empty square)
+MULTIPV = fake("good", "--options", "MultiPV spin 1 1 4")
 
 
 @pytest.fixture(autouse=True)
