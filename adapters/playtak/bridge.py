@@ -66,6 +66,11 @@ class EngineLog(io.TextIOBase):
         return len(text)
 
 
+#: seconds the engine's seat waits for `teiok`, `readyok` and a new game (moves have
+#: their own limits)
+SEAT_TIMEOUT = 10.0
+
+
 class Bridge:
     """Plays games on a server through a session with the engine of a seat."""
 
@@ -74,13 +79,11 @@ class Bridge:
         settings: BridgeSettings,
         session: Session,
         launch: Launch,
-        timeout: float = 10.0,
         transcript: Transcript | None = None,
     ) -> None:
         self.settings = settings
         self.session = session
         self.launch = launch
-        self.timeout = timeout
         #: the engine's traffic (`tei playtak -v` logs it)
         self.transcript = transcript
         self.state = BridgeState(settings)
@@ -125,7 +128,7 @@ class Bridge:
                 self.seat = EngineSeat(
                     self.launch,
                     nursery=nursery,
-                    timeout=self.timeout,
+                    timeout=SEAT_TIMEOUT,
                     start_attempts=3,
                     transcript=self.transcript,
                 )
