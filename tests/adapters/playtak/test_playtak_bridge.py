@@ -4,6 +4,7 @@ and the clocks an engine is sent (from scripted servers)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from adapters.playtak.session import SessionEnded
 from rules.tak.ptn import PtnGame
 from tests.support.playtak.bridges import (
     FLAKY,
+    RANDOM_BOT,
     RESULTS,
     SEARCH_BOT,
     login_burst,
@@ -29,6 +31,14 @@ from tests.support.playtak.bridges import (
 from tests.support.playtak.lines import LineClient
 
 pytestmark = pytest.mark.process
+
+
+def alice_seeking(
+    address: str, seek: str, engine: Sequence[str] = RANDOM_BOT, **settings: Any
+) -> Bridge:
+    """A bridge of the user alice posting `seek` (named, not a guest: which of two guests
+    logs in first, and is Guest1, is a race)."""
+    return make_bridge(address, engine, user="alice", seek=seek, **settings)
 
 
 def check_records(server: LocalServer, bridge: Bridge) -> None:
@@ -62,9 +72,7 @@ async def test_two_bots_play_full_games(
 ) -> None:
     caplog.set_level(logging.INFO)
     server = await start_server(nursery)
-    seeker = make_bridge(
-        url(server, first), user="alice", seek="4 60 2 A", games=2, ptn_dir=tmp_path / "a"
-    )
+    seeker = alice_seeking(url(server, first), "4 60 2 A", games=2, ptn_dir=tmp_path / "a")
     acceptor = make_bridge(
         url(server, second), user="bobby", accept_from="alice", games=2, ptn_dir=tmp_path / "b"
     )
@@ -84,13 +92,9 @@ async def test_two_bots_play_full_games(
 
 async def test_search_bot_against_random_bot(nursery: trio.Nursery, tmp_path: Path) -> None:
     server = await start_server(nursery)
-    search = make_bridge(
-        url(server, "ws"),
-        SEARCH_BOT,
-        user="alice",
-        seek="4 20 1 A 2",
-        ptn_dir=tmp_path,
-        engine_options={"MaxDepth": "2"},
+    options = {"MaxDepth": "2"}
+    search = alice_seeking(
+        url(server, "ws"), "4 20 1 A 2", SEARCH_BOT, ptn_dir=tmp_path, engine_options=options
     )
     random_bot = make_bridge(url(server, "tcp"), user="bobby", accept_from="alice")
     await play_both(search, random_bot)
@@ -104,9 +108,7 @@ async def test_protocol_0_takes_the_increment_from_the_seek(
     nursery: trio.Nursery, tmp_path: Path
 ) -> None:
     server = await start_server(nursery)
-    seeker = make_bridge(
-        url(server, "tcp"), user="alice", seek="4 60 5 W", protocol=0, ptn_dir=tmp_path
-    )
+    seeker = alice_seeking(url(server, "tcp"), "4 60 5 W", protocol=0, ptn_dir=tmp_path)
     acceptor = make_bridge(
         url(server, "tcp"), user="bobby", accept_from="alice", protocol=0, ptn_dir=tmp_path
     )
@@ -159,14 +161,8 @@ async def test_engine_that_fails_mid_game_is_restarted(
     server = await start_server(nursery)
     marker = tmp_path / "failed-once"
     flaky = [*FLAKY, "--mode", mode, "--at", "3", "--marker", str(marker)]
-    # named: which of two guests logs in first (and is Guest1) is a race
-    seeker = make_bridge(
-        url(server, "tcp"),
-        flaky,
-        user="alice",
-        seek="5 60 0 W",
-        ptn_dir=tmp_path,
-        max_move_seconds=0.5,
+    seeker = alice_seeking(
+        url(server, "tcp"), "5 60 0 W", flaky, ptn_dir=tmp_path, max_move_seconds=0.5
     )
     acceptor = make_bridge(url(server, "tcp"), accept_from="alice")
     await play_both(seeker, acceptor)
@@ -218,7 +214,7 @@ async def test_an_engine_that_cannot_come_back_resigns_and_stops(
 ) -> None:
     server = await start_server(nursery)
     gone = [*FLAKY, "--mode", "gone", "--at", "2", "--marker", str(tmp_path / "crashed")]
-    seeker = make_bridge(url(server, "tcp"), gone, user="alice", seek="5 60 0 W")
+    seeker = alice_seeking(url(server, "tcp"), "5 60 0 W", gone)
     acceptor = make_bridge(url(server, "tcp"), accept_from="alice")
     with trio.fail_after(30):
         async with trio.open_nursery() as inner:
@@ -234,8 +230,8 @@ async def test_logged_in_from_elsewhere_stops_the_bot(nursery: trio.Nursery) -> 
     """Two bots on one account would throw each other out in turn: the one the server
     tells so stops instead of reconnecting."""
     server = await start_server(nursery)
-    first = make_bridge(url(server, "tcp"), user="alice", seek="5 60 0 A")
-    second = make_bridge(url(server, "ws"), user="alice", seek="5 60 0 A")
+    first = alice_seeking(url(server, "tcp"), "5 60 0 A")
+    second = alice_seeking(url(server, "ws"), "5 60 0 A")
     ended: list[SessionEnded] = []
     stopped = trio.Event()
 
