@@ -131,12 +131,13 @@ def test_a_weights_file_from_the_environment_is_used(tmp_path: Path) -> None:
 
 
 def test_the_shipped_sizes_have_fitted_sets_and_the_others_the_common_one() -> None:
-    for size in (5, 6, 7):
+    for size in (5, 6, 7, 8):
         assert "spans" in weights_for(size) and len(weights_for(size)["spans"]) == size - 2
-    # 7x7 takes the 6x6 fit, its road-span bonuses spread over the longer board
-    assert {**weights_for(7), "spans": None} == {**weights_for(6), "spans": None}
-    assert weights_for(7)["spans"] != weights_for(6)["spans"]
-    assert weights_for(8) == load_weights()["all"]
+    # 7x7 and 8x8 take the 6x6 fit, its road-span bonuses spread over the longer board
+    for size in (7, 8):
+        assert {**weights_for(size), "spans": None} == {**weights_for(6), "spans": None}
+        assert weights_for(size)["spans"] != weights_for(6)["spans"]
+    assert weights_for(4) == load_weights()["all"]
 
 
 @pytest.mark.parametrize(
