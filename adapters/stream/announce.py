@@ -86,9 +86,18 @@ def game_over(
     label: str = "",
     detail: str = "",
 ) -> GameOver:
-    """The end of a game: GameOver's fields in their order; `game_name` gives the
-    download's file type (PTN where the game writes PTN, plain text otherwise)."""
+    """The end of a game; `game_name` gives the download's file type (PTN where the game
+    writes PTN, plain text otherwise)."""
     kind = "ptn" if game_class(game_name).record_format == "ptn" else "txt"
     return GameOver(
-        game_id, result, termination, reason, plies, record, tuple(players), label, detail, kind
+        game=game_id,
+        result=result,
+        termination=termination,
+        reason=reason,
+        plies=plies,
+        record=record,
+        players=tuple(players),
+        label=label,
+        detail=detail,
+        record_format=kind,
     )
