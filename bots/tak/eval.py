@@ -46,8 +46,8 @@ WEIGHTS_ENV: Final = "TEI_TAK_WEIGHTS"
 
 def load_weights(text: str | None = None) -> dict[str, dict[str, Any]]:
     """The evaluation's weights by board size ("all", or a size's own set overriding
-    it): `text` (JSON), the file named by $TEI_TAK_WEIGHTS, or the package's
-    `weights.json`."""
+    it, on top of the set its `base` names if it has one): `text` (JSON), the file named
+    by $TEI_TAK_WEIGHTS, or the package's `weights.json`."""
     if text is None:
         path = os.environ.get(WEIGHTS_ENV)
         if path:
@@ -62,8 +62,15 @@ WEIGHTS = load_weights()
 
 
 def weights_for(size: int) -> dict[str, Any]:
-    """The weights of one board size."""
-    return {**WEIGHTS["all"], **WEIGHTS.get(str(size), {})}
+    """The weights of one board size: "all", then the set its own set names as `base`
+    (7x7 and 8x8 take the 6x6 fit with their own road spans), then its own set."""
+    own = WEIGHTS.get(str(size), {})
+    base = own.get("base")
+    if base is not None and base not in WEIGHTS:
+        raise ValueError(f"the weights of size {size} name the base {base!r}, not a set")
+    merged = {**WEIGHTS["all"], **(WEIGHTS[base] if base is not None else {}), **own}
+    merged.pop("base", None)
+    return merged
 
 
 #: the side to move completes a road at once (the search scores this as a proven win)

@@ -135,9 +135,21 @@ def test_the_shipped_sizes_have_fitted_sets_and_the_others_the_common_one() -> N
         assert "spans" in weights_for(size) and len(weights_for(size)["spans"]) == size - 2
     # 7x7 and 8x8 take the 6x6 fit, its road-span bonuses spread over the longer board
     for size in (7, 8):
+        assert load_weights()[str(size)].keys() == {"base", "spans"}
         assert {**weights_for(size), "spans": None} == {**weights_for(6), "spans": None}
         assert weights_for(size)["spans"] != weights_for(6)["spans"]
     assert weights_for(4) == load_weights()["all"]
+
+
+@pytest.mark.process
+def test_a_base_that_is_not_a_set_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps({**load_weights(), "7": {"base": "six", "spans": [1]}}))
+    code = "from bots.tak.eval import weights_for; weights_for(7)"
+    env = {**os.environ, WEIGHTS_ENV: str(path)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 1
+    assert "the weights of size 7 name the base 'six', not a set" in done.stderr
 
 
 @pytest.mark.parametrize(
