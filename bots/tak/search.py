@@ -22,9 +22,8 @@
 * an optional threat extension at the horizon: when the opponent threatens a road in
   one, the side to move gets one more ply to find its block, up to `max_ply` (0, the
   default of the bot, turns it off: it did not pay off at blitz time controls);
-* the optional draw rules of the game when they are on (`set_draw_rules`): a position
-  repeated inside the search, or occurring for the third time counting the game's
-  history, and 50 plies without a placement or a wall flattening score as draws;
+* the optional draw rules of the game when they are on (`set_draw_rules`,
+  `bots.tak.draws`): the positions they end score as draws;
 * values are centi-flats from the side to move's view; wins are `WIN - plies`.
 
 The searcher raises `SearchAborted` from deep inside when the stop event is set, the
@@ -39,10 +38,11 @@ from collections.abc import Callable
 from typing import Final
 
 from bots.deepening import SearchAborted
+from bots.tak.draws import DrawRules
 from bots.tak.eval import ENDGAME, spread_threat, static, step_wins, win_squares
 from bots.tak.ordering import LMR_DEPTHS, LMR_MOVES, lmr_table, prior_scores
 from rules.tak.board import DRAW, Board
-from rules.tak.tables import CRUSH_BIT, KIND_SHIFT
+from rules.tak.tables import KIND_SHIFT
 
 WIN: Final = 1_000_000
 WIN_BOUND: Final = WIN - 10_000
@@ -63,7 +63,6 @@ TT_LIMIT: Final = 1_500_000  # static evaluations cached (the cache is emptied b
 TT_SLOTS: Final = 1 << 19
 CHECK_EVERY: Final = 128
 LMP_BASE: Final = 8
-RULE50_PLIES: Final = 50
 #: reverse futility pruning: the deepest remaining depth it applies to, and the margin
 #: per ply of the default (centi-flats; 0 turns it off)
 FUTILITY_DEPTH: Final = 3
@@ -107,13 +106,7 @@ class Searcher:
         self.lmp = [0, 0, 0]
         #: the optional draw rules (see `set_draw_rules`); `rules` is true if either is on
         self.rules = False
-        self.repetition = False
-        self.rule50 = False
-        #: occurrences of each position in the game so far (root included)
-        self.seen: dict[int, int] = {}
-        #: hash and plies without a placement or a crush, by ply from the root
-        self.path = [0] * (MAX_PLY + 8)
-        self.quiet = [0] * (MAX_PLY + 8)
+        self.draws = DrawRules(MAX_PLY + 8)
         #: null-move pruning (see `search`) on boards of at least this size
         self.null_min_size = NULL_MOVE_MIN_SIZE
         self.null_move = False
@@ -125,40 +118,9 @@ class Searcher:
     def set_draw_rules(
         self, repetition: bool, rule50: bool, seen: dict[int, int], quiet: int
     ) -> None:
-        """Turn the game's optional draw rules on or off for the next search: `seen`
-        counts the positions of the game (root included), `quiet` the plies in a row
-        without a placement or a wall flattening before the root."""
-        self.repetition = repetition
-        self.rule50 = rule50
-        self.rules = repetition or rule50
-        self.seen = seen
-        self.quiet[0] = quiet
-
-    def _enter(self, code: int, ply: int) -> None:
-        """Record the position reached at `ply` by `code` (draw rules only)."""
-        self.path[ply] = self.board.hash if self.board is not None else 0
-        if (code >> KIND_SHIFT) & 3 != 3 or code & CRUSH_BIT:
-            self.quiet[ply] = 0
-        else:
-            self.quiet[ply] = self.quiet[ply - 1] + 1
-
-    def _drawn(self, ply: int) -> bool:
-        """Whether the position at `ply` is drawn by an optional rule."""
-        quiet = self.quiet[ply]
-        if self.rule50 and quiet >= RULE50_PLIES:
-            return True
-        if not self.repetition or quiet < 2:
-            return False
-        key = self.path[ply]
-        # only positions since the last placement or crush can repeat this one
-        i = ply - 2
-        stop = ply - quiet
-        while i >= 0 and i >= stop:
-            if self.path[i] == key:
-                return True  # a repetition inside the search: treated as a draw
-            i -= 2
-        # before the root: the game's own history
-        return stop < 0 and self.seen.get(key, 0) >= 2
+        """Turn the game's optional draw rules on or off for the next search
+        (`bots.tak.draws.DrawRules.set`)."""
+        self.rules = self.draws.set(repetition, rule50, seen, quiet)
 
     # ---- setup ----------------------------------------------------------------------
     def load(self, board: Board) -> None:
@@ -180,7 +142,7 @@ class Searcher:
         self.board = board
         self.lmr = lmr_table()
         self.null_move = board.size >= self.null_min_size
-        self.path[0] = board.hash
+        self.draws.path[0] = board.hash
         for pair in self.killers:
             pair[0] = pair[1] = 0
         self.nodes = 0
@@ -228,7 +190,7 @@ class Searcher:
         for i, code in enumerate(moves):
             board.make(code)
             if rules:
-                self._enter(code, 1)
+                self.draws.enter(code, 1, board.hash)
             if i == 0:
                 value = -self.search(depth - 1, -beta, -alpha, 1)
             else:
@@ -263,7 +225,7 @@ class Searcher:
                 return 0
             return WIN - ply if winner == turn else ply - WIN
         rules = self.rules
-        if rules and self._drawn(ply):
+        if rules and self.draws.drawn(ply):
             return 0
         t = board.t
         walls = board.walls
@@ -391,7 +353,7 @@ class Searcher:
                 break
             board.make(code)
             if rules:
-                self._enter(code, ply + 1)
+                self.draws.enter(code, ply + 1, board.hash)
             if i == 0:
                 value = -self.search(next_depth, -beta, -a, ply + 1)
             else:
