@@ -4,11 +4,15 @@
   of the board's incremental Zobrist hash, each holding (hash, depth, bound, value, best
   move, search number); a store replaces the slot's entry when it is for the same
   position, from an earlier search, or not deeper (depth-preferred with ageing);
-* move ordering: the table's move, two killers per ply, then a history table seeded
-  with a static prior (`bots.tak.ordering.prior_scores`);
+* aspiration windows at the root (`Searcher.root`): from depth `ASPIRATION_DEPTH`, a
+  window around the value of the iteration two plies shallower; a side that fails is
+  widened and searched again;
+* move ordering: the table's move, two killers per ply, the counter move (the reply
+  that last cut off after the opponent's last move), then a history table seeded with a
+  static prior (`bots.tak.ordering.prior_scores`);
 * late move reductions (`bots.tak.ordering.lmr_table`) for quiet moves searched late at
-  depth >= 3, and late move pruning one and two plies from the horizon of null-window
-  searches;
+  depth >= 3 (not the killers nor the counter move), and late move pruning one and two
+  plies from the horizon of null-window searches;
 * reverse futility pruning one to three plies from the horizon of null-window searches:
   a static value at least `futility` centi-flats a ply above beta fails high (not under
   a road threat);
@@ -67,6 +71,11 @@ LMP_BASE: Final = 8
 #: per ply of the default (centi-flats; 0 turns it off)
 FUTILITY_DEPTH: Final = 3
 FUTILITY_MARGIN: Final = 110
+#: aspiration windows: the first depth searched with a window around the value two
+#: iterations back, and its half width (centi-flats); a side that fails is widened to
+#: twice that, then opened
+ASPIRATION_DEPTH: Final = 4
+ASPIRATION_WINDOW: Final = 60
 
 #: the smallest board on which the search prunes with null moves: on 8x8 it won a match
 #: against the search without it (75% of 20 games), on 6x6 (with reverse futility
@@ -90,6 +99,15 @@ class Searcher:
         self.order: list[list[int]] = []
         self.touched: set[int] = set()
         self.killers = [[0, 0] for _ in range(MAX_PLY + 8)]
+        #: counter moves by side to move and the opponent's last move code (0: none)
+        self.counters: list[list[int]] = [[], []]
+        #: the move code that reached each ply from the root (0: the root, a null move)
+        self.line = [0] * (MAX_PLY + 8)
+        #: the values of the last two finished iterations of the running search
+        #: (aspiration: the window is centred on the one of the same parity as the next)
+        self.last_value = 0
+        self.second_value = 0
+        self.finished = 0
         self.nodes = 0
         self.next_check = CHECK_EVERY
         self.node_limit = 0
@@ -130,6 +148,7 @@ class Searcher:
             self.prior = prior_scores(board.size)
             self.lmp = [0, LMP_BASE + 2 * board.size, 2 * LMP_BASE + 4 * board.size]
             self.order = [self.prior[:], self.prior[:]]
+            self.counters = [[0] * len(self.prior), [0] * len(self.prior)]
             self.touched = set()
             if self.generation:  # a fresh searcher's table is empty already
                 self.tt = [None] * TT_SLOTS
@@ -148,6 +167,7 @@ class Searcher:
         self.nodes = 0
         self.next_check = CHECK_EVERY
         self.partial = None
+        self.finished = 0
         # root order: the table's move, then by history (an unfinished first iteration
         # then still returns a sensible move)
         moves = board.moves()
@@ -177,37 +197,81 @@ class Searcher:
 
     # ---- root -----------------------------------------------------------------------
     def root(self, depth: int) -> tuple[int, int]:
-        """Search every root move to `depth`; (value, best move). The best move found
-        moves to the front of the root list for the next iteration."""
+        """Search every root move to `depth`; (value, best move), the value exact. From
+        `ASPIRATION_DEPTH` on the window is the value two iterations back (values swing
+        between odd and even depths) plus or minus `ASPIRATION_WINDOW`, not around a win
+        or a loss; a move that fails high is searched again at once with a wider upper
+        side (`_root_pass`), a root that fails low again with a wider lower side. The
+        best move moves to the front of the root list for the next iteration."""
         board = self.board
         assert board is not None
+        center = self.second_value
+        low = -INF
+        high = INF
+        if (
+            depth >= ASPIRATION_DEPTH
+            and self.finished >= 2
+            and -WIN_BOUND < center < WIN_BOUND
+            and -WIN_BOUND < self.last_value < WIN_BOUND
+        ):
+            low = center - ASPIRATION_WINDOW
+            high = center + ASPIRATION_WINDOW
+        width = ASPIRATION_WINDOW
+        while True:
+            best, best_move = self._root_pass(depth, low, high, center)
+            if best > low or low == -INF:
+                break
+            # a fail low: every root move is at most `low`, none has a value (`partial`
+            # stays as it was); search them all again with more room below
+            width *= 2
+            low = -INF if width > 2 * ASPIRATION_WINDOW or best < -WIN_BOUND else center - width
         moves = self.root_moves
-        alpha = -INF
-        beta = INF
-        best = -INF
-        best_move = moves[0]
-        rules = self.rules
-        for i, code in enumerate(moves):
-            board.make(code)
-            if rules:
-                self.draws.enter(code, 1, board.hash)
-            if i == 0:
-                value = -self.search(depth - 1, -beta, -alpha, 1)
-            else:
-                value = -self.search(depth - 1, -alpha - 1, -alpha, 1)
-                if value > alpha:
-                    value = -self.search(depth - 1, -beta, -alpha, 1)
-            board.unmake(code)
-            if value > best:
-                best = value
-                best_move = code
-                self.partial = (value, code)
-                if value > alpha:
-                    alpha = value
         moves.remove(best_move)
         moves.insert(0, best_move)
         key = board.hash
         self.tt[key & self.tt_mask] = (key, depth, EXACT, best, best_move, self.generation)
+        self.second_value = self.last_value
+        self.last_value = best
+        self.finished += 1
+        return best, best_move
+
+    def _root_pass(self, depth: int, low: int, high: int, center: int) -> tuple[int, int]:
+        """One pass over the root moves with the window (`low`, `high`) around `center`:
+        (value, move) of the best, exact unless every move failed low (value <= `low`).
+        A move that fails high is searched again with the upper side widened (to twice
+        the width, then open) until its value is exact; `partial` takes exact values only."""
+        board = self.board
+        assert board is not None
+        moves = self.root_moves
+        alpha = low
+        best = -INF
+        best_move = moves[0]
+        rules = self.rules
+        line = self.line
+        width = ASPIRATION_WINDOW
+        for i, code in enumerate(moves):
+            board.make(code)
+            if rules:
+                self.draws.enter(code, 1, board.hash)
+            line[1] = code
+            if i == 0:
+                value = -self.search(depth - 1, -high, -alpha, 1)
+            else:
+                value = -self.search(depth - 1, -alpha - 1, -alpha, 1)
+                if value > alpha:
+                    value = -self.search(depth - 1, -high, -alpha, 1)
+            while value >= high and high < INF:
+                # a fail high: a lower bound only; search the move again with more room
+                width *= 2
+                high = INF if width > 2 * ASPIRATION_WINDOW or value > WIN_BOUND else center + width
+                value = -self.search(depth - 1, -high, -alpha, 1)
+            board.unmake(code)
+            if value > best:
+                best = value
+                best_move = code
+                if value > alpha:
+                    alpha = value
+                    self.partial = (value, code)
         return best, best_move
 
     # ---- interior nodes --------------------------------------------------------------
@@ -314,6 +378,7 @@ class Searcher:
                 board.turn = 1 - turn
                 board.hash = key ^ z
                 self.in_null = True
+                self.line[ply + 1] = 0
                 try:
                     value = -self.search(depth - 3, -beta, -alpha, ply + 1)
                 finally:
@@ -326,11 +391,15 @@ class Searcher:
         order = self.order[turn]
         killers = self.killers[ply]
         k1, k2 = killers
-        # by history, then the table's move, the first and the second killer in front
-        # (moved there, not given bonus keys: keys below 2**30 keep CPython's sort on its
-        # fast int comparison); the last one moved ends first
+        # the reply that last cut off after the opponent's last move (none after a null move)
+        previous = self.line[ply]
+        counters = self.counters[turn]
+        cm = counters[previous] if previous else 0
+        # by history, then the table's move, the first and the second killer and the
+        # counter move in front (moved there, not given bonus keys: keys below 2**30 keep
+        # CPython's sort on its fast int comparison); the last one moved ends first
         moves.sort(key=order.__getitem__, reverse=True)
-        for front in (k2, k1, tt_move):
+        for front in (cm, k2, k1, tt_move):
             if front and front in moves:
                 moves.remove(front)
                 moves.insert(0, front)
@@ -348,17 +417,19 @@ class Searcher:
         # moves in order are tried (unless all of those lose)
         prune_from = self.lmp[depth] if depth <= 2 and beta - alpha == 1 else 1 << 30
         next_depth = depth - 1
+        line = self.line
         for i, code in enumerate(moves):
             if i >= prune_from and best > -WIN_BOUND:
                 break
             board.make(code)
             if rules:
                 self.draws.enter(code, ply + 1, board.hash)
+            line[ply + 1] = code
             if i == 0:
                 value = -self.search(next_depth, -beta, -a, ply + 1)
             else:
                 r = 0
-                if i >= reduce_from and code != k1 and code != k2:
+                if i >= reduce_from and code != k1 and code != k2 and code != cm:
                     r = lmr[i] if i < LMR_MOVES else lmr[LMR_MOVES - 1]
                 value = -self.search(next_depth - r, -a - 1, -a, ply + 1)
                 if value > a and (r or value < beta):
@@ -373,6 +444,8 @@ class Searcher:
                         if code != k1:
                             killers[1] = k1
                             killers[0] = code
+                        if previous:
+                            counters[previous] = code
                         order[code] += depth * depth
                         self.touched.add(code)
                         break
