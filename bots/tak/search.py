@@ -4,9 +4,8 @@
   of the board's incremental Zobrist hash, each holding (hash, depth, bound, value, best
   move, search number); a store replaces the slot's entry when it is for the same
   position, from an earlier search, or not deeper (depth-preferred with ageing);
-* aspiration windows at the root (`Searcher.root`): from depth `ASPIRATION_DEPTH`, a
-  window around the value of the iteration two plies shallower; a side that fails is
-  widened and searched again;
+* aspiration windows at the root (`Searcher.root`) from depth `ASPIRATION_DEPTH`,
+  around the value two iterations back; a side that fails is widened (`widened`);
 * move ordering: the table's move, two killers per ply, the counter move (the reply
   that last cut off after the opponent's last move), then a history table seeded with a
   static prior (`bots.tak.ordering.prior_scores`);
@@ -71,9 +70,8 @@ LMP_BASE: Final = 8
 #: per ply of the default (centi-flats; 0 turns it off)
 FUTILITY_DEPTH: Final = 3
 FUTILITY_MARGIN: Final = 110
-#: aspiration windows: the first depth searched with a window around the value two
-#: iterations back, and its half width (centi-flats); a side that fails is widened to
-#: twice that, then opened
+#: aspiration windows: the first depth with a window around the value two iterations
+#: back, and its half width (centi-flats; see `widened`)
 ASPIRATION_DEPTH: Final = 4
 ASPIRATION_WINDOW: Final = 60
 
@@ -81,6 +79,15 @@ ASPIRATION_WINDOW: Final = 60
 #: against the search without it (75% of 20 games), on 6x6 (with reverse futility
 #: pruning) it gained against the first release; on 5x5 it showed no gain
 NULL_MOVE_MIN_SIZE: Final = 6
+
+
+def widened(center: int, width: int, value: int, side: int) -> tuple[int, int]:
+    """(width, bound) of an aspiration window's `side` (1 upper, -1 lower) failed at
+    `value`: twice the width, then open (at once if `value` is a win or a loss)."""
+    width *= 2
+    if width > 2 * ASPIRATION_WINDOW or abs(value) > WIN_BOUND:
+        return width, side * INF
+    return width, center + side * width
 
 
 class Searcher:
@@ -103,8 +110,7 @@ class Searcher:
         self.counters: list[list[int]] = [[], []]
         #: the move code that reached each ply from the root (0: the root, a null move)
         self.line = [0] * (MAX_PLY + 8)
-        #: the values of the last two finished iterations of the running search
-        #: (aspiration: the window is centred on the one of the same parity as the next)
+        #: the values of the last two finished iterations (aspiration windows: `root`)
         self.last_value = 0
         self.second_value = 0
         self.finished = 0
@@ -199,10 +205,8 @@ class Searcher:
     def root(self, depth: int) -> tuple[int, int]:
         """Search every root move to `depth`; (value, best move), the value exact. From
         `ASPIRATION_DEPTH` on the window is the value two iterations back (values swing
-        between odd and even depths) plus or minus `ASPIRATION_WINDOW`, not around a win
-        or a loss; a move that fails high is searched again at once with a wider upper
-        side (`_root_pass`), a root that fails low again with a wider lower side. The
-        best move moves to the front of the root list for the next iteration."""
+        between odd and even depths) +- `ASPIRATION_WINDOW`, not around a win or a loss;
+        a failed side is widened (`widened`). The best move goes first next iteration."""
         board = self.board
         assert board is not None
         center = self.second_value
@@ -221,10 +225,8 @@ class Searcher:
             best, best_move = self._root_pass(depth, low, high, center)
             if best > low or low == -INF:
                 break
-            # a fail low: every root move is at most `low`, none has a value (`partial`
-            # stays as it was); search them all again with more room below
-            width *= 2
-            low = -INF if width > 2 * ASPIRATION_WINDOW or best < -WIN_BOUND else center - width
+            # a fail low: no root move has a value (`partial` stays); all again, wider
+            width, low = widened(center, width, best, -1)
         moves = self.root_moves
         moves.remove(best_move)
         moves.insert(0, best_move)
@@ -237,9 +239,8 @@ class Searcher:
 
     def _root_pass(self, depth: int, low: int, high: int, center: int) -> tuple[int, int]:
         """One pass over the root moves with the window (`low`, `high`) around `center`:
-        (value, move) of the best, exact unless every move failed low (value <= `low`).
-        A move that fails high is searched again with the upper side widened (to twice
-        the width, then open) until its value is exact; `partial` takes exact values only."""
+        (value, move) of the best, exact unless every move failed low (value <= `low`);
+        a move that fails high is searched again, wider, until its value is exact."""
         board = self.board
         assert board is not None
         moves = self.root_moves
@@ -262,8 +263,7 @@ class Searcher:
                     value = -self.search(depth - 1, -high, -alpha, 1)
             while value >= high and high < INF:
                 # a fail high: a lower bound only; search the move again with more room
-                width *= 2
-                high = INF if width > 2 * ASPIRATION_WINDOW or value > WIN_BOUND else center + width
+                width, high = widened(center, width, value, 1)
                 value = -self.search(depth - 1, -high, -alpha, 1)
             board.unmake(code)
             if value > best:
