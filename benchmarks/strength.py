@@ -12,9 +12,11 @@ benchmarks/tak_openings.py with `--seed` (each opening played from both seats; G
 rounded up to an even number). TC is any `tei match` limit: `10+0.1` (a clock),
 `st=0.5`, `nodes=20000`, `depth=5`. The table gives the date, our build (`tei --version`:
 compiled or pure Python), the book's seed, W-L-D, score, the referee's 95% Elo interval
-(from game pairs) and the machine's load average at the start and end of the row: a timed
-row on a loaded machine is slower for both sides, and the load is the baseline it must be
-read against. `--records DIR` keeps each row's games as PTN.
+(from game pairs), the games each side lost by a fault of its own rather than on the
+board (a crash, a hang, output that is not a legal move, the clock), and the machine's
+load average at the start and end of the row: a timed row on a loaded machine is slower
+for both sides, and the load is the baseline it must be read against. `--records DIR`
+keeps each row's games as PTN.
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ class Outcome:
     load: tuple[float, float]
     #: average milliseconds a move: ours, the opponent's (None when not measured)
     move_ms: tuple[float, float] | None = None
+    #: games ended by a fault (crash, bad output, time) of ours and of the opponent
+    faults: tuple[int, int] = (0, 0)
 
     @property
     def games(self) -> int:
@@ -151,8 +155,20 @@ def outcome(row: Row, summary: dict[str, Any], load: tuple[float, float]) -> Out
             timing = summary.get("timing", {})
             ms = [timing.get(n, {}).get("average_ms") for n in (OURS, row.opponent)]
             move_ms = (ms[0], ms[1]) if None not in ms else None
-            return Outcome(row, wins, losses, pair["draws"], elo, load, move_ms)
+            faults = fault_games(summary.get("results", []), row.opponent)
+            return Outcome(row, wins, losses, pair["draws"], elo, load, move_ms, faults)
     raise StrengthError(f"match summary has no pair of {OURS!r} and {row.opponent!r}")
+
+
+def fault_games(results: Sequence[dict[str, Any]], opponent: str) -> tuple[int, int]:
+    """How many games between us and `opponent` ended by our fault and by theirs (the
+    summary's `culprit`): such a game is a win or a loss the table should not hide."""
+    counts = {OURS: 0, opponent: 0}
+    for game in results:
+        culprit = game.get("culprit")
+        if culprit in counts and set(game.get("players", ())) == {OURS, opponent}:
+            counts[culprit] += 1
+    return counts[OURS], counts[opponent]
 
 
 def _interval(
@@ -172,8 +188,9 @@ def _interval(
 
 HEADER = (
     "| date | build | opponent | size | komi | limit | book seed | games | W-L-D | score "
-    "| Elo [95%] | ms a move (ours, theirs) | load (start, end) |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+    "| Elo [95%] | ms a move (ours, theirs) | games lost by a fault (ours, theirs) "
+    "| load (start, end) |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
 )
 
 
@@ -183,7 +200,7 @@ def table(outcomes: Sequence[Outcome], date: str, build: str, seed: int) -> str:
         f"| {date} | {build} | {o.row.opponent} | {o.row.size}x{o.row.size} | {o.row.komi:g} "
         f"| {o.row.limit} | {seed} | {o.games} | {o.wins}-{o.losses}-{o.draws} "
         f"| {o.score:.1%} | {format_elo(o.elo)} | {_ms(o.move_ms)} "
-        f"| {o.load[0]:.1f}, {o.load[1]:.1f} |"
+        f"| {o.faults[0]}, {o.faults[1]} | {o.load[0]:.1f}, {o.load[1]:.1f} |"
         for o in outcomes
     ]
     return HEADER + "\n".join(lines) + "\n"

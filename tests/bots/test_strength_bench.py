@@ -94,6 +94,7 @@ def test_the_outcome_is_turned_to_our_side(strength: ModuleType) -> None:
     assert got.score == pytest.approx(0.25)
     assert got.elo == (120.5, 40.0, 200.0)
     assert got.move_ms == (300.4, 390.6)
+    assert got.faults == (0, 0)
     # an all-loss row: the estimate and the lower bound are infinite (None in the JSON)
     lost = {"elo": None, "low": None, "high": -233.8}
     got = strength.outcome(row, {"pairs": [pair("ours", "tak", 0, 4, 0, lost)]}, (0.0, 0.0))
@@ -103,16 +104,31 @@ def test_the_outcome_is_turned_to_our_side(strength: ModuleType) -> None:
         strength.outcome(row, {"pairs": [pair("ours", "x", 0, 0, 0, None)]}, (0.0, 0.0))
 
 
+def test_games_lost_by_a_fault_are_counted_for_each_side(strength: ModuleType) -> None:
+    row = strength.parse_row("tak,5,0,10+0.1,6")
+    results = [
+        {"players": ["ours", "tak"], "culprit": "tak", "termination": "crashed"},
+        {"players": ["tak", "ours"], "culprit": "tak", "termination": "time forfeit"},
+        {"players": ["tak", "ours"], "culprit": "ours", "termination": "malformed output"},
+        {"players": ["ours", "tak"], "culprit": None, "termination": "normal"},
+        # a game of two other engines of the same match is not this row's
+        {"players": ["tak", "other"], "culprit": "tak", "termination": "crashed"},
+    ]
+    summary = {"pairs": [pair("ours", "tak", 4, 1, 1, None)], "results": results}
+    assert strength.outcome(row, summary, (0.0, 0.0)).faults == (1, 2)
+
+
 def test_the_table_has_a_line_a_row(strength: ModuleType) -> None:
     row = strength.parse_row("tak,6,2,10+0.1,40")
-    done = strength.Outcome(row, 10, 28, 2, (-190.0, -280.0, -100.0), (1.23, 4.56), (301.0, 389.0))
+    elo = (-190.0, -280.0, -100.0)
+    done = strength.Outcome(row, 10, 28, 2, elo, (1.23, 4.56), (301.0, 389.0), (0, 3))
     text = strength.table([done], "2026-12-03", "0.1.0, compiled", 4242)
     lines = text.splitlines()
     assert lines[0].startswith("| date | build | opponent |")
     assert lines[0].count("|") == lines[1].count("|") == lines[2].count("|")
     assert lines[2] == (
         "| 2026-12-03 | 0.1.0, compiled | tak | 6x6 | 2 | 10+0.1 | 4242 | 40 | 10-28-2 | 27.5% "
-        "| -190.0 +- 90.0 | 301, 389 | 1.2, 4.6 |"
+        "| -190.0 +- 90.0 | 301, 389 | 0, 3 | 1.2, 4.6 |"
     )
 
 
@@ -124,6 +140,37 @@ def test_bad_arguments_exit_with_the_reason() -> None:
     done = subprocess.run(argv[:4], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "no --row given" in done.stderr
+
+
+def test_an_opponent_that_crashes_loses_by_its_fault_in_the_table(tmp_path: Path) -> None:
+    """A real engine process that sends a move that is not Tak, then exits on its next
+    `go`: every game is ours, and the table says they were won by its faults."""
+    crasher = tmp_path / "crasher.py"
+    crasher.write_text(
+        "import sys\n"
+        "goes = 0\n"
+        "for line in sys.stdin:\n"
+        "    word = line.split()[0] if line.split() else ''\n"
+        "    if word == 'tei':\n"
+        "        print('id name Crasher\\nteiok', flush=True)\n"
+        "    elif word == 'isready':\n"
+        "        print('readyok', flush=True)\n"
+        "    elif word == 'go':\n"
+        "        goes += 1\n"
+        "        if goes > 1:\n"
+        "            raise SystemExit(3)\n"
+        "        print('bestmove zz9', flush=True)\n"
+        "    elif word == 'quit':\n"
+        "        break\n"
+    )
+    argv = [sys.executable, str(BENCH / "strength.py"), "--seed", "5",
+            "--opponent", f"bad={sys.executable} {crasher}", "--ours", "bot=random",
+            "--row", "bad,4,0,st=0.02,4"]  # fmt: skip
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    cells = [c.strip() for c in done.stdout.splitlines()[2].split("|")[1:-1]]
+    assert cells[8] == "4-0-0"
+    assert cells[12] == "0, 4"
 
 
 def test_two_built_in_bots_make_a_table(tmp_path: Path) -> None:
