@@ -39,6 +39,7 @@ from tak_openings import book_lines
 
 from adapters.referee.stats import format_elo
 from tei.cli import version_line
+from tei.driver.launch import tei_command
 
 OURS = "ours"
 
@@ -212,7 +213,8 @@ def _ms(pair: tuple[float, float] | None) -> str:
 
 def run_row(row: Row, ours: str, command: Sequence[str], seed: int, workdir: Path,
             records: Path | None) -> Outcome:  # fmt: skip
-    """Play one row with `tei match` (this Python's install) and read its summary."""
+    """Play one row with `tei match` (this Python's install, never a source tree in the
+    working directory) and read its summary."""
     book = workdir / f"book{row.size}_{seed}.txt"
     book.write_text("\n".join(book_lines(row.size, 2, row.games // 2, seed)) + "\n")
     json_out = workdir / f"{row.opponent}_{row.size}.json"
@@ -220,7 +222,7 @@ def run_row(row: Row, ours: str, command: Sequence[str], seed: int, workdir: Pat
     if records is not None:
         args += ["--ptnout", str(records / f"{row.opponent}_{row.size}_{row.komi:g}.ptn")]
     start = os.getloadavg()[0]
-    subprocess.run([sys.executable, "-m", "tei", "match", *args], check=True, stdout=sys.stderr)
+    subprocess.run(tei_command("match", *args), check=True, stdout=sys.stderr)
     load = (start, os.getloadavg()[0])
     return outcome(row, json.loads(json_out.read_text()), load)
 

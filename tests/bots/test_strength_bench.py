@@ -174,12 +174,18 @@ def test_an_opponent_that_crashes_loses_by_its_fault_in_the_table(tmp_path: Path
 
 
 def test_two_built_in_bots_make_a_table(tmp_path: Path) -> None:
-    greedy = f"greedy={sys.executable} -m tei engine --bot greedy"
+    """Run from a folder that holds a `tei` package of its own (as the project's source
+    tree does): the match is still this install's `tei match`, not that folder's."""
+    shadow = tmp_path / "tei"
+    shadow.mkdir()
+    (shadow / "__init__.py").write_text("")
+    (shadow / "__main__.py").write_text("raise SystemExit('the tei of the working folder')\n")
+    greedy = f"greedy={sys.executable} -P -m tei engine --bot greedy"
     out = tmp_path / "table.md"
     argv = [sys.executable, str(BENCH / "strength.py"), "--seed", "7", "--opponent", greedy,
             "--ours", "bot=random", "--row", "greedy,4,0,st=0.02,2", "--out", str(out),
             "--records", str(tmp_path / "games")]  # fmt: skip
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     lines = out.read_text().splitlines()
     assert len(lines) == 3
