@@ -75,7 +75,8 @@ class Outcome:
     load: tuple[float, float]
     #: average milliseconds a move: ours, the opponent's (None when not measured)
     move_ms: tuple[float, float] | None = None
-    #: games ended by a fault (crash, bad output, time) of ours and of the opponent
+    #: games ended by a fault (crash, bad output, time) of ours and of the opponent: the
+    #: referee's count of each engine's games with it as the culprit (summary `faults`)
     faults: tuple[int, int] = (0, 0)
 
     @property
@@ -156,20 +157,10 @@ def outcome(row: Row, summary: dict[str, Any], load: tuple[float, float]) -> Out
             timing = summary.get("timing", {})
             ms = [timing.get(n, {}).get("average_ms") for n in (OURS, row.opponent)]
             move_ms = (ms[0], ms[1]) if None not in ms else None
-            faults = fault_games(summary.get("results", []), row.opponent)
-            return Outcome(row, wins, losses, pair["draws"], elo, load, move_ms, faults)
+            by_engine = summary.get("faults", {})
+            lost = [sum(by_engine.get(n, {}).values()) for n in (OURS, row.opponent)]
+            return Outcome(row, wins, losses, pair["draws"], elo, load, move_ms, (lost[0], lost[1]))
     raise StrengthError(f"match summary has no pair of {OURS!r} and {row.opponent!r}")
-
-
-def fault_games(results: Sequence[dict[str, Any]], opponent: str) -> tuple[int, int]:
-    """How many games between us and `opponent` ended by our fault and by theirs (the
-    summary's `culprit`): such a game is a win or a loss the table should not hide."""
-    counts = {OURS: 0, opponent: 0}
-    for game in results:
-        culprit = game.get("culprit")
-        if culprit in counts and set(game.get("players", ())) == {OURS, opponent}:
-            counts[culprit] += 1
-    return counts[OURS], counts[opponent]
 
 
 def _interval(

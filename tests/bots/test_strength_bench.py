@@ -106,15 +106,9 @@ def test_the_outcome_is_turned_to_our_side(strength: ModuleType) -> None:
 
 def test_games_lost_by_a_fault_are_counted_for_each_side(strength: ModuleType) -> None:
     row = strength.parse_row("tak,5,0,10+0.1,6")
-    results = [
-        {"players": ["ours", "tak"], "culprit": "tak", "termination": "crashed"},
-        {"players": ["tak", "ours"], "culprit": "tak", "termination": "time forfeit"},
-        {"players": ["tak", "ours"], "culprit": "ours", "termination": "malformed output"},
-        {"players": ["ours", "tak"], "culprit": None, "termination": "normal"},
-        # a game of two other engines of the same match is not this row's
-        {"players": ["tak", "other"], "culprit": "tak", "termination": "crashed"},
-    ]
-    summary = {"pairs": [pair("ours", "tak", 4, 1, 1, None)], "results": results}
+    # the referee's count, by engine and kind, of the games each lost by its own fault
+    faults = {"tak": {"crashed": 1, "time forfeit": 1}, "ours": {"malformed output": 1}}
+    summary = {"pairs": [pair("ours", "tak", 4, 1, 1, None)], "faults": faults}
     assert strength.outcome(row, summary, (0.0, 0.0)).faults == (1, 2)
 
 
